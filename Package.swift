@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+// Swift 6 language mode (the default for tools version 6.x).
+import PackageDescription
+
+let package = Package(
+    name: "LinkConform",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .executable(name: "linkconform", targets: ["linkconform"]),
+        .executable(name: "linkconform-bench", targets: ["linkconform-bench"]),
+        .library(name: "LinkURL", targets: ["LinkURL"]),
+        .library(name: "ULC", targets: ["ULC"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
+        .target(name: "LinkJSON"),
+        .target(name: "LinkURL"),
+        // Protocol modules (reference implementations).
+        .target(name: "ULC", dependencies: ["LinkURL"]),
+        // Corpus, requirements, operations, runner, outcomes.
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC"]),
+        .target(name: "ResultsStore", dependencies: [
+            "Conformance", "LinkJSON",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
+        .target(name: "LinkConformCLI", dependencies: [
+            "Conformance", "ResultsStore", "Reports", "LinkJSON", "LinkURL", "ULC",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "Conformance", "LinkJSON"]),
+
+        .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON"]),
+        .testTarget(name: "LinkURLTests", dependencies: ["LinkURL"]),
+        .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
+        .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
+        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform"]),
+    ]
+)

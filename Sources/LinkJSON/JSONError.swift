@@ -1,0 +1,81 @@
+/// Why a JSON text could not be read, and where.
+///
+/// `offset` counts bytes from the start of the text; `line` and `column` are 1-based
+/// (columns count bytes), so editors can jump to the spot.
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a stable code.
+    public enum Code: String, Sendable {
+        case unexpectedEnd = "unexpected-end"
+        case unexpectedCharacter = "unexpected-character"
+        case invalidNumber = "invalid-number"
+        case invalidString = "invalid-string"
+        case invalidEscape = "invalid-escape"
+        case invalidUTF8 = "invalid-utf8"
+        case controlCharacterInString = "control-character-in-string"
+        case duplicateKey = "duplicate-key"
+        case tooDeep = "too-deep"
+        case trailingContent = "trailing-content"
+    }
+
+    public var code: Code
+    public var message: String
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// Positions of the values of a parsed document, addressed by JSON Pointer (RFC 6901).
+///
+/// ```swift
+/// let doc = try JSONDocument(parsing: Array(#"{"a": [1, 2]}"#.utf8))
+/// doc.location(of: "/a/1")   // line 1, column 11
+/// ```
+public struct JSONLocations: Sendable {
+    var offsets: [String: Int] = [:]
+    var lineStarts: [Int] = [0]
+
+    /// No positions (for values that were not parsed from text).
+    public init() {}
+
+    /// The 1-based line and column where the value at `pointer` starts.
+    public func location(of pointer: String) -> (line: Int, column: Int)? {
+        offsets[pointer].map(lineAndColumn(ofOffset:))
+    }
+
+    /// The location of the value at `pointer`, or of the nearest enclosing value that has one.
+    public func nearestLocation(of pointer: String) -> (line: Int, column: Int) {
+        var path = pointer
+        while true {
+            if let found = location(of: path) { return found }
+            guard let slash = path.lastIndex(of: "/") else { return (1, 1) }
+            path = String(path[..<slash])
+        }
+    }
+
+    func lineAndColumn(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return (low + 1, offset - lineStarts[low] + 1)
+    }
+}
+
+/// Escapes one reference token of a JSON Pointer (`~` becomes `~0`, `/` becomes `~1`).
+public func jsonPointerToken(_ token: String) -> String {
+    guard token.contains("~") || token.contains("/") else { return token }
+    return token.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for ch in self {
+            if ch == target { out += replacement } else { out.append(ch) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,104 @@
+/// The result of splitting a URI reference: component ranges and diagnostics, without the
+/// bytes themselves (``LinkURL`` pairs the two). Kept small: it is copied into the results of
+/// every protocol module.
+///
+/// ```swift
+/// let bytes = Array("https://a.example/p?q=1".utf8)
+/// let scan = bytes.withUnsafeBufferPointer { URLScan(scanning: $0) }
+/// scan.query      // 19..<22
+/// ```
+public struct URLScan: Sendable, Hashable {
+    var spans = Spans()
+    /// Every problem found, in input order (at most ``URLLimits/maxDiagnostics``).
+    public private(set) var diagnostics: [URLDiagnostic] = []
+    /// How many diagnostics were found beyond the stored ones.
+    public private(set) var droppedDiagnostics = 0
+    /// Whether the scheme is `https` (compared ignoring ASCII case, RFC 3986 section 3.1):
+    /// the question every protocol module asks, answered during the scan.
+    public private(set) var isHTTPS = false
+
+    /// An empty reference.
+    public init() {}
+
+    /// Splits the bytes of `buffer` as a URI reference.
+    public init(scanning buffer: UnsafeBufferPointer<UInt8>, limits: URLLimits = .default) {
+        guard buffer.count <= limits.maxLength else {
+            diagnostics = [URLDiagnostic(code: .tooLong, offset: limits.maxLength, component: nil)]
+            return
+        }
+        var scanner = URLScanner(diags: DiagnosticCollector(limit: limits.maxDiagnostics))
+        scanner.run(buffer)
+        spans = scanner.spans
+        isHTTPS = scanner.schemeIsHTTPS
+        if !scanner.diags.items.isEmpty {
+            diagnostics = scanner.diags.items
+            droppedDiagnostics = scanner.diags.dropped
+        }
+    }
+
+    public var scheme: Range<Int>? { spans.scheme.range }
+    public var authority: Range<Int>? { spans.authority.range }
+    public var userinfo: Range<Int>? { spans.userinfo.range }
+    public var host: Range<Int>? { spans.host.range }
+    public var portRange: Range<Int>? { spans.port.range }
+    public var path: Range<Int> { spans.path.range ?? 0..<0 }
+    public var query: Range<Int>? { spans.query.range }
+    public var fragment: Range<Int>? { spans.fragment.range }
+
+    /// The diagnostics that are RFC 3986 syntax errors: all but ``URLDiagnostic/Code/emptyHost``.
+    public var syntaxDiagnostics: [URLDiagnostic] {
+        diagnostics.isEmpty ? [] : diagnostics.filter { $0.code != .emptyHost }
+    }
+
+    /// Whether the input was over the length limit and therefore not split.
+    public var isOverLimit: Bool { diagnostics.first?.code == .tooLong }
+
+    /// Whether the reference has a scheme.
+    public var isAbsolute: Bool { spans.scheme.lower >= 0 }
+
+    /// Whether the host is absent or empty.
+    public var hasNoHost: Bool { spans.host.lower < 0 || spans.host.lower == spans.host.upper }
+
+    /// Whether the scheme, read from the scanned bytes, equals `name` ignoring ASCII case.
+    public func schemeIs(_ name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let scheme, scheme.count == name.utf8CodeUnitCount else { return false }
+        let p = name.utf8Start
+        for (k, i) in scheme.enumerated() where ASCII.lower(bytes[i]) != ASCII.lower(p[k]) { return false }
+        return true
+    }
+}
+
+/// A range with 32-bit bounds; `lower == -1` means absent.
+struct Span: Sendable, Hashable {
+    var lower: Int32 = -1
+    var upper: Int32 = -1
+
+    init() {}
+
+    init(_ r: Range<Int>) {
+        lower = Int32(truncatingIfNeeded: r.lowerBound)
+        upper = Int32(truncatingIfNeeded: r.upperBound)
+    }
+
+    var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+}
+
+/// The component ranges of a ``LinkURL``.
+struct Spans: Sendable, Hashable {
+    var scheme = Span(), authority = Span(), userinfo = Span(), host = Span(), port = Span()
+    var path = Span(), query = Span(), fragment = Span()
+}
+
+struct DiagnosticCollector {
+    let limit: Int
+    var items: [URLDiagnostic] = []
+    var dropped = 0
+
+    mutating func add(_ code: URLDiagnostic.Code, _ offset: Int, _ component: URLComponent?) {
+        if items.count < limit {
+            items.append(URLDiagnostic(code: code, offset: offset, component: component))
+        } else {
+            dropped += 1
+        }
+    }
+}

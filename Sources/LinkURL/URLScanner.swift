@@ -1,0 +1,244 @@
+/// The splitting and checking core of ``LinkURL``: one pass per component, driven by
+/// per-component byte tables, over a buffer, with all state in locals.
+struct URLScanner {
+    /// What a byte means in a component (the entries of ``kinds``). Single bits, tested with
+    /// `&`, so the hot loop is a few predictable branches rather than a jump table.
+    enum Kind {
+        static let plain: UInt8 = 0
+        static let percent: UInt8 = 0x01
+        /// Ends the component (`?` or `#` in a path, `#` in a query).
+        static let end: UInt8 = 0x08
+        static let nonASCII: UInt8 = 0x10
+        static let space: UInt8 = 0x20
+        static let control: UInt8 = 0x40
+        static let invalid: UInt8 = 0x80
+    }
+
+    /// Row offsets into ``kinds``.
+    enum Row {
+        static let userinfo = 0
+        static let host = 256
+        static let path = 512
+        static let query = 768
+        static let fragment = 1024
+        static let scheme = 1280
+    }
+
+    /// The tables, built once and never freed, so the scan reads them through plain pointers.
+    nonisolated(unsafe) static let kindsPointer: UnsafePointer<UInt8> = pointer(to: kinds)
+    nonisolated(unsafe) static let hexPointer: UnsafePointer<UInt8> = pointer(to: hex)
+
+    static func pointer(to table: [UInt8]) -> UnsafePointer<UInt8> {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: table.count)
+        p.initialize(from: table, count: table.count)
+        return UnsafePointer(p)
+    }
+
+    static let kinds: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 1536)
+        for row in [Row.userinfo, Row.host, Row.path, Row.query, Row.fragment] {
+            let component: URLComponent = switch row {
+            case Row.userinfo: .userinfo
+            case Row.host: .host
+            case Row.path: .path
+            case Row.query: .query
+            default: .fragment
+            }
+            for b in 0..<256 {
+                let byte = UInt8(b)
+                let kind: UInt8
+                if byte >= 0x80 { kind = Kind.nonASCII }
+                else if byte == 0x20 { kind = Kind.space }
+                else if byte < 0x20 || byte == 0x7F { kind = Kind.control }
+                else if byte == UInt8(ascii: "%") { kind = Kind.percent }
+                else if ByteClass.isAllowed(byte, in: component) { kind = Kind.plain }
+                else { kind = Kind.invalid }
+                t[row + b] = kind
+            }
+        }
+        for b in 0..<256 { t[Row.scheme + b] = ByteClass.table[b] & ByteClass.scheme != 0 ? Kind.plain : Kind.invalid }
+        t[Row.path + Int(UInt8(ascii: "?"))] = Kind.end
+        t[Row.path + Int(UInt8(ascii: "#"))] = Kind.end
+        t[Row.query + Int(UInt8(ascii: "#"))] = Kind.end
+        return t
+    }()
+
+    /// Hexadecimal digit values; 0xFF for other bytes.
+    static let hex: [UInt8] = (0..<256).map { ByteClass.hexValue(UInt8($0)) ?? 0xFF }
+
+    var b = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    let kinds = URLScanner.kindsPointer
+    let hex = URLScanner.hexPointer
+    var diags: DiagnosticCollector
+
+    var spans = Spans()
+    var schemeIsHTTPS = false
+    // Working copies of the ranges the scan itself consults.
+    var scheme: Range<Int>?
+    var userinfo: Range<Int>?
+    var host: Range<Int>?
+    var port: Range<Int>?
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        b = buffer
+        let n = b.count
+        var pos = 0
+
+        // Scheme: the text before the first ':' if no '/', '?' or '#' comes first.
+        var i = 0
+        while i < n {
+            let c = b[i]
+            if c == UInt8(ascii: ":") {
+                if i > 0 { scheme = 0..<i; spans.scheme = Span(0..<i); pos = i + 1 }
+                break
+            }
+            if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
+            i += 1
+        }
+        if let scheme { checkScheme(scheme) }
+
+        // Authority: after "//", up to the next '/', '?' or '#'. One pass also finds the last
+        // '@' (the host starts after it: an earlier '@' is an invalid userinfo byte, and the host
+        // is then what a WHATWG reader would connect to, the safe reading) and the first ':' after it.
+        if pos + 1 < n, b[pos] == UInt8(ascii: "/"), b[pos + 1] == UInt8(ascii: "/") {
+            var end = pos + 2
+            var lastAt = -1
+            var colon = -1
+            while end < n {
+                let c = b[end]
+                if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
+                if c == UInt8(ascii: "@") { lastAt = end; colon = -1 } else if c == UInt8(ascii: ":"), colon < 0 { colon = end }
+                end &+= 1
+            }
+            spans.authority = Span((pos + 2)..<end)
+            splitAuthority((pos + 2)..<end, lastAt: lastAt, colon: colon)
+            pos = end
+        }
+
+        let pathEnd = scan(from: pos, row: Row.path, component: .path)
+        spans.path = Span(pos..<pathEnd)
+        pos = pathEnd
+        if pos < n, b[pos] == UInt8(ascii: "?") {
+            let queryEnd = scan(from: pos + 1, row: Row.query, component: .query)
+            spans.query = Span((pos + 1)..<queryEnd)
+            pos = queryEnd
+        }
+        if pos < n, b[pos] == UInt8(ascii: "#") {
+            spans.fragment = Span((pos + 1)..<n)
+            _ = scan(from: pos + 1, row: Row.fragment, component: .fragment)
+        }
+        if let host, host.isEmpty, !isFileScheme { diags.add(.emptyHost, host.lowerBound, .host) }
+        if let userinfo { spans.userinfo = Span(userinfo) }
+        if let host { spans.host = Span(host) }
+        if let port { spans.port = Span(port) }
+    }
+
+    var isFileScheme: Bool {
+        guard let scheme, scheme.count == 4 else { return false }
+        return (b[0] | 0x20) == UInt8(ascii: "f") && (b[1] | 0x20) == UInt8(ascii: "i")
+            && (b[2] | 0x20) == UInt8(ascii: "l") && (b[3] | 0x20) == UInt8(ascii: "e")
+    }
+
+    /// Checks bytes from `start` until a byte of kind ``Kind/end`` (or the end of input) and
+    /// returns where the component ends. With `splitting`, records query items on the way.
+    mutating func scan(from start: Int, to limit: Int? = nil, row: Int, component: URLComponent) -> Int {
+        let n = limit ?? b.count
+        var j = start
+        // Plain bytes and valid escapes are the hot path: bit tests, no switch, so the loop
+        // compiles to a few predictable branches per byte.
+        while j < n {
+            let kind = kinds[row &+ Int(b[j])]
+            if _fastPath(kind == 0) { j &+= 1; continue }
+            if kind & Kind.percent != 0 {
+                if j &+ 2 < n, hex[Int(b[j &+ 1])] != 0xFF, hex[Int(b[j &+ 2])] != 0xFF { j &+= 3 } else { j = unusual(kind, at: j, end: n, component: component) }
+                continue
+            }
+            if kind & Kind.end != 0 { return j }
+            j = unusual(kind, at: j, end: n, component: component)
+        }
+        return n
+    }
+
+    /// Records a diagnostic for a byte that does not belong in the component; returns where to go on.
+    @inline(never)
+    mutating func unusual(_ kind: UInt8, at j: Int, end n: Int, component: URLComponent) -> Int {
+        switch kind {
+        case Kind.percent:
+            diags.add(.invalidPercentEscape, j, component)
+        case Kind.nonASCII:
+            diags.add(.nonASCII, j, component)
+            // One diagnostic per run of non-ASCII bytes (one character is 2 to 4 bytes).
+            var k = j
+            while k < n, b[k] >= 0x80 { k += 1 }
+            return k
+        case Kind.space: diags.add(.space, j, component)
+        case Kind.control: diags.add(.controlCharacter, j, component)
+        default: diags.add(.invalidCharacter, j, component)
+        }
+        return j + 1
+    }
+
+    mutating func checkScheme(_ r: Range<Int>) {
+        let s = r.lowerBound
+        if r.count == 5 {
+            schemeIsHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s + 1] | 0x20) == UInt8(ascii: "t")
+                && (b[s + 2] | 0x20) == UInt8(ascii: "t") && (b[s + 3] | 0x20) == UInt8(ascii: "p")
+                && (b[s + 4] | 0x20) == UInt8(ascii: "s")
+        }
+        let first = b[s] | 0x20
+        if first < UInt8(ascii: "a") || first > UInt8(ascii: "z") {
+            diags.add(.invalidScheme, s, .scheme)
+            return
+        }
+        for k in r where kinds[Row.scheme &+ Int(b[k])] != Kind.plain {
+            diags.add(.invalidScheme, k, .scheme)
+            return
+        }
+    }
+
+    mutating func splitAuthority(_ r: Range<Int>, lastAt: Int, colon: Int) {
+        var hostStart = r.lowerBound
+        if lastAt >= 0 {
+            userinfo = r.lowerBound..<lastAt
+            hostStart = lastAt + 1
+            _ = scan(from: r.lowerBound, to: lastAt, row: Row.userinfo, component: .userinfo)
+        }
+
+        if hostStart < r.upperBound, b[hostStart] == UInt8(ascii: "[") {
+            var close = hostStart + 1
+            while close < r.upperBound, b[close] != UInt8(ascii: "]") { close += 1 }
+            var hostEnd = r.upperBound
+            if close < r.upperBound {
+                hostEnd = close + 1
+                if !IPLiteral.isValid(b, (hostStart + 1)..<close) { diags.add(.invalidIPLiteral, hostStart, .host) }
+            } else {
+                diags.add(.invalidIPLiteral, hostStart, .host)
+            }
+            host = hostStart..<hostEnd
+            if hostEnd < r.upperBound {
+                if b[hostEnd] == UInt8(ascii: ":") {
+                    port = (hostEnd + 1)..<r.upperBound
+                } else {
+                    diags.add(.invalidCharacter, hostEnd, .host)
+                }
+            }
+        } else {
+            let hostEnd = colon >= 0 ? colon : r.upperBound
+            host = hostStart..<hostEnd
+            _ = scan(from: hostStart, to: hostEnd, row: Row.host, component: .host)
+            if colon >= 0 { port = (colon + 1)..<r.upperBound }
+        }
+        if let port {
+            var value = 0
+            for j in port {
+                let c = b[j]
+                guard c >= 0x30 && c <= 0x39 else {
+                    diags.add(.invalidPort, j, .port)
+                    return
+                }
+                value = min(value * 10 + Int(c - 0x30), 100_000)
+            }
+            if value > 65_535 { diags.add(.invalidPort, port.lowerBound, .port) }
+        }
+    }
+}
