@@ -1,0 +1,106 @@
+import LinkURL
+
+extension ULC {
+    /// Why ``build(action:success:error:)`` refused its input: the violations the link would have.
+    public struct BuildError: Error, Sendable, CustomStringConvertible {
+        public let violations: [ULCViolation]
+        public var description: String { violations.map(\.description).joined(separator: "; ") }
+    }
+
+    /// Builds the link an initiating system sends: the action with the two callbacks appended.
+    ///
+    /// Each callback is percent-encoded except for unreserved characters (RFC 3986 section 2.3),
+    /// so `+`, `&`, `=`, `#`, `%`, `?`, `/` and `:` are all escaped and every common reader
+    /// (Foundation `URLComponents`, WHATWG `URLSearchParams`, Python `parse_qsl`) decodes the
+    /// same URLs. The callbacks follow the action's own query, joined with `&`.
+    ///
+    /// Refuses an action or callback that breaks a rule (MUST or SHOULD), and an action that
+    /// already carries callback parameters (the sender appends them; administrators do not).
+    ///
+    /// ```swift
+    /// try ULC.build(action: "https://cisco.webex.com/logout",
+    ///               success: "https://sampledomain.com/success",
+    ///               error: "https://sampledomain.com/error")
+    /// // "https://cisco.webex.com/logout?ulc-success=https%3A%2F%2Fsampledomain.com%2Fsuccess&ulc-error=https%3A%2F%2Fsampledomain.com%2Ferror"
+    /// ```
+    public static func build(action: String, success: String, error: String) throws(BuildError) -> String {
+        var problems: [ULCViolation] = []
+        let actionURL = LinkURL(parsing: action)
+        if !actionURL.schemeIs("https") {
+            problems.append(ULCViolation(.actionNotHTTPS, message: "the action must begin with https://"))
+        }
+        if actionURL.host?.isEmpty ?? true {
+            problems.append(ULCViolation(.actionNoHost, message: "the action has no host"))
+        }
+        if actionURL.fragment != nil {
+            problems.append(ULCViolation(.linkHasFragment, message: "the action has a fragment; parameters appended after it would be part of the fragment"))
+        }
+        if let problem = actionURL.scan.syntaxDiagnostics.first {
+            problems.append(ULCViolation(.linkInvalidSyntax, message: "the action is not valid RFC 3986 syntax: \(problem.message)"))
+        }
+        let items = actionURL.queryItems
+        for parameter in ULCParameter.allCases {
+            let name: StaticString = parameter == .success ? "ulc-success" : "ulc-error"
+            if items.first(named: name) != nil {
+                problems.append(ULCViolation(.callbackDuplicated, parameter: parameter,
+                    message: "the action already carries \(parameter.rawValue); the sender appends the callback parameters itself"))
+            }
+        }
+        for (parameter, value) in [(ULCParameter.success, success), (.error, error)] {
+            if value.isEmpty {
+                problems.append(ULCViolation(.callbackEmpty, parameter: parameter, message: "\(parameter.rawValue) is empty"))
+            } else if NestedURL.looksEncoded(value) {
+                problems.append(ULCViolation(.callbackDoubleEncoded, parameter: parameter,
+                    message: "\(parameter.rawValue) is already percent-encoded; building would encode it twice (pass the plain URL)"))
+            } else {
+                let url = LinkURL(parsing: value)
+                problems += urlProblems(parameter, url.scan) { r in r.map(url.text(in:)) ?? value }
+            }
+        }
+        // The reference sender emits only perfect links: any problem, MUST or SHOULD, refuses.
+        guard problems.isEmpty else { throw BuildError(violations: problems) }
+        var link = action
+        link += actionURL.query == nil ? "?" : "&"
+        link += "ulc-success=" + PercentCodec.encodeComponent(success)
+        link += "&ulc-error=" + PercentCodec.encodeComponent(error)
+        return link
+    }
+
+    /// The problems of a callback URL (decoded once and split as `scan`): it must be an absolute
+    /// https URL with a host, no user information, and valid syntax. `text` gives the text of a
+    /// range of the URL (nil: all of it), and is only called to word a violation. Shared by
+    /// ``parse(_:limits:)`` and ``build(action:success:error:)``.
+    static func urlProblems(_ parameter: ULCParameter, _ scan: URLScan, offset: Int? = nil,
+                            text: (Range<Int>?) -> String) -> [ULCViolation] {
+        let name = parameter.rawValue
+        guard let scheme = scan.scheme else {
+            return [ULCViolation(.callbackNotAbsolute, parameter: parameter, offset: offset,
+                message: "\(name) reads '\(shortened(text(nil)))', which is not an absolute URL; it must be a universal link (https://host/...)")]
+        }
+        let userinfo = scan.userinfo
+        let problem = scan.syntaxDiagnostics.first
+        guard !scan.isHTTPS || scan.hasNoHost || userinfo != nil || problem != nil else { return [] }
+        var found: [ULCViolation] = []
+        if !scan.isHTTPS {
+            found.append(ULCViolation(.callbackNotHTTPS, parameter: parameter, offset: offset,
+                message: "\(name) uses '\(shortened(text(scheme))):'; callbacks must be universal links, which begin with https://"))
+        }
+        if scan.hasNoHost {
+            found.append(ULCViolation(.callbackNoHost, parameter: parameter, offset: offset,
+                message: "\(name) reads '\(shortened(text(nil)))', which has no host"))
+        }
+        if let userinfo {
+            found.append(ULCViolation(.callbackUserinfo, parameter: parameter, offset: offset,
+                message: "\(name) carries user information ('\(shortened(text(userinfo)))@'); a host after '@' is a classic way to disguise where a link leads"))
+        }
+        if let problem {
+            found.append(ULCViolation(.callbackInvalidURL, parameter: parameter, offset: offset,
+                message: "\(name) is not a valid URL: \(problem.message) of the decoded value"))
+        }
+        return found
+    }
+
+    static func shortened(_ s: String) -> String {
+        s.count <= 80 ? s : String(s.prefix(77)) + "..."
+    }
+}

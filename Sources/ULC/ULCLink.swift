@@ -1,0 +1,66 @@
+import LinkURL
+
+/// A link read as a Universal Link Callback: what it asks for, and everything wrong with it.
+///
+/// ```swift
+/// let link = ULC.parse("https://cisco.webex.com/logout?ulc-success=https%3A%2F%2Fsampledomain.com%2Fsuccess&ulc-error=https%3A%2F%2Fsampledomain.com%2Ferror")
+/// link.kind                 // .ulc
+/// link.action               // "https://cisco.webex.com/logout"
+/// link.success?.decoded     // "https://sampledomain.com/success"
+/// ```
+public struct ULCLink: Sendable {
+    public enum Kind: String, Sendable, Hashable {
+        /// No `ulc-success` query parameter: the link is not a ULC (it may be any other link).
+        case notULC
+        /// A ULC with no fatal violation (warnings may remain).
+        case ulc
+        /// A ULC with at least one fatal violation.
+        case invalid
+    }
+
+    public let kind: Kind
+    /// The link as split by ``LinkURL``.
+    public let url: LinkURL
+    /// The logout action: the link without the callback parameters (its own query kept) and
+    /// without a fragment. Nil when the link is not a ULC.
+    public let action: String?
+    /// The success callback, when present exactly once.
+    public let success: ULCCallback?
+    /// The error callback, when present exactly once.
+    public let error: ULCCallback?
+    /// Every violation found, in the order of the checks.
+    public let violations: [ULCViolation]
+
+    /// The violation keys (`parameter:code`), as corpus cases list them.
+    public var violationKeys: [String] { violations.map(\.key) }
+
+    /// The callback for a parameter.
+    public func callback(_ parameter: ULCParameter) -> ULCCallback? {
+        parameter == .success ? success : error
+    }
+
+    /// Whether a callback may be opened: present, free of fatal violations of its own, and not
+    /// the value a fragment cut short (the query item that ends where the fragment begins).
+    public func isUsable(_ parameter: ULCParameter) -> Bool {
+        guard let callback = callback(parameter) else { return false }
+        if violations.contains(where: { $0.parameter == parameter && $0.code.isFatal }) { return false }
+        if url.fragment != nil, callback.range.upperBound == url.query?.upperBound { return false }
+        return true
+    }
+}
+
+/// One callback parameter's value: raw as in the link, and decoded exactly once.
+public struct ULCCallback: Sendable, Hashable {
+    public let parameter: ULCParameter
+    /// The value's range in the link.
+    public let range: Range<Int>
+    /// The link's bytes (shared, not copied).
+    let link: [UInt8]
+    /// The value percent-decoded once (`+` kept), or nil if the octets are not UTF-8.
+    public let decoded: String?
+
+    /// The raw (encoded) value, as written in the link.
+    public var raw: String {
+        link.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+}
