@@ -1,0 +1,222 @@
+import Foundation
+import LinkJSON
+
+/// Reads suite folders, checks every field, and collects located problems.
+struct CorpusLoader {
+    let root: String
+    var issues: [CorpusIssue] = []
+    private var hashed: [(path: String, bytes: [UInt8])] = []
+
+    init(root: String) { self.root = root }
+
+    mutating func issue(_ severity: CorpusIssue.Severity, file: String, line: Int = 1, column: Int = 1, field: String = "", message: String) {
+        issues.append(CorpusIssue(severity, file: file, line: line, column: column, field: field, message: message))
+    }
+
+    mutating func issue(_ severity: CorpusIssue.Severity, _ file: String, _ locations: JSONLocations, _ pointer: String, _ message: String) {
+        let (line, column) = locations.nearestLocation(of: pointer)
+        issue(severity, file: file, line: line, column: column, field: readableField(pointer), message: message)
+    }
+
+    func path(_ parts: String...) -> String {
+        ([root] + parts).joined(separator: "/")
+    }
+
+    func fingerprint() -> String {
+        var hasher = SHA256()
+        for (path, bytes) in hashed.sorted(by: { $0.path < $1.path }) {
+            hasher.update(Array(path.utf8) + [0])
+            hasher.update(Array(String(bytes.count).utf8) + [0])
+            hasher.update(bytes)
+        }
+        return hasher.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
+    }
+
+    /// Warns about folders that belong to no registered suite.
+    mutating func checkFolders() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        for name in names.sorted() where !name.hasPrefix(".") && name != "fuzz" {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path(name), isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            if SuiteRegistry.suite(named: name) == nil {
+                issue(.warning, file: path(name), message: "no suite named '\(name)' is registered; the folder is ignored")
+            }
+        }
+    }
+
+    /// Reads and parses one JSON file; nil (with an issue) when unreadable or malformed.
+    mutating func document(_ file: String) -> JSONDocument? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            issue(.error, file: file, message: "cannot read the file")
+            return nil
+        }
+        let bytes = [UInt8](data)
+        hashed.append((String(file.dropFirst(root.count)), bytes))
+        do {
+            return try JSONDocument(parsing: bytes)
+        } catch {
+            issue(.error, file: file, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")
+            return nil
+        }
+    }
+
+    mutating func shapeCheck(_ shape: JSONShape, _ value: JSONValue, at pointer: String, _ file: String, _ doc: JSONDocument) -> Bool {
+        let problems = shape.problems(in: value, at: pointer)
+        for p in problems { issue(.error, file, doc.locations, p.pointer, p.message) }
+        return problems.isEmpty
+    }
+
+    mutating func loadSuite(_ definition: SuiteDefinition) -> SuiteCorpus? {
+        let suiteDir = path(definition.name)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: suiteDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            issue(.error, file: suiteDir, message: "the suite '\(definition.name)' has no corpus folder")
+            return nil
+        }
+        guard let registry = loadRegistry(definition) else { return nil }
+        let casesDir = path(definition.name, "cases")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: casesDir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        if files.isEmpty { issue(.error, file: casesDir, message: "no case files (*.json)") }
+        var cases: [ConformanceCase] = []
+        var firstSeen: [String: (String, Int)] = [:]
+        for name in files {
+            for c in loadCases(path(definition.name, "cases", name), definition, registry) {
+                if let (file, line) = firstSeen[c.id] {
+                    issue(.error, file: c.file, line: c.line, field: "id", message: "duplicate case id '\(c.id)' (first at \(file):\(line))")
+                    continue
+                }
+                firstSeen[c.id] = (c.file, c.line)
+                cases.append(c)
+            }
+        }
+        let suite = SuiteCorpus(definition: definition, registry: registry, cases: cases)
+        CorpusLint.checkCoverage(suite, registryFile: path(definition.name, "requirements.json"), into: &self)
+        return suite
+    }
+
+    var registryLocations: [String: JSONLocations] = [:]
+
+    mutating func loadRegistry(_ definition: SuiteDefinition) -> RequirementRegistry? {
+        let file = path(definition.name, "requirements.json")
+        guard let doc = document(file) else { return nil }
+        registryLocations[file] = doc.locations
+        let value = doc.value
+        guard shapeCheck(RequirementRegistry.shape, value, at: "", file, doc) else { return nil }
+        if value["suite"]?.stringValue != definition.name {
+            issue(.error, file, doc.locations, "/suite", "expected \"\(definition.name)\", the folder's suite")
+        }
+        var documents: [SourceDocument] = []
+        for member in value["documents"]?.objectValue ?? JSONObject() {
+            let pointer = "/documents/" + jsonPointerToken(member.key)
+            guard shapeCheck(RequirementRegistry.documentShape, member.value, at: pointer, file, doc) else { continue }
+            documents.append(SourceDocument(key: member.key, title: member.value["title"]?.stringValue ?? "",
+                                            location: member.value["where"]?.stringValue ?? ""))
+        }
+        var requirements: [Requirement] = []
+        var seen = Set<String>()
+        for (i, item) in (value["requirements"]?.arrayValue ?? []).enumerated() {
+            let pointer = "/requirements/\(i)"
+            let id = item["id"]?.stringValue ?? ""
+            if !seen.insert(id).inserted { issue(.error, file, doc.locations, pointer + "/id", "duplicate requirement id '\(id)'") }
+            let document = item["source"]?["document"]?.stringValue ?? ""
+            if !documents.contains(where: { $0.key == document }) {
+                issue(.error, file, doc.locations, pointer + "/source/document", "unknown document '\(document)' (declare it under 'documents')")
+            }
+            let decided = item["decided"]?.boolValue ?? false
+            if decided && item["rationale"] == nil {
+                issue(.error, file, doc.locations, pointer, "a decided requirement needs a 'rationale'")
+            }
+            requirements.append(Requirement(
+                id: id, level: RequirementLevel(rawValue: item["level"]?.stringValue ?? "") ?? .info,
+                applies: item["applies"]?.stringValue ?? "", title: item["title"]?.stringValue ?? "",
+                statement: item["statement"]?.stringValue ?? "", document: document,
+                section: item["source"]?["section"]?.stringValue ?? "", decided: decided,
+                rationale: item["rationale"]?.stringValue, untestable: item["untestable"]?.stringValue))
+        }
+        let registry = RequirementRegistry(suite: definition.name, title: value["title"]?.stringValue ?? definition.title,
+                                           documents: documents, requirements: requirements)
+        // The module's code names requirements (violation codes): the registry must agree.
+        for (id, level) in definition.codeRequirements.sorted(by: { $0.key < $1.key }) {
+            guard let requirement = registry[id] else {
+                issue(.error, file: file, message: "the \(definition.name) module reports violations of '\(id)', which the registry does not define")
+                continue
+            }
+            if requirement.level != level, let i = requirements.firstIndex(where: { $0.id == id }) {
+                issue(.error, file, doc.locations, "/requirements/\(i)/level",
+                      "the \(definition.name) module treats \(id) as \(level.rawValue), the registry says \(requirement.level.rawValue)")
+            }
+        }
+        return registry
+    }
+
+    mutating func loadCases(_ file: String, _ definition: SuiteDefinition, _ registry: RequirementRegistry) -> [ConformanceCase] {
+        guard let doc = document(file) else { return [] }
+        guard shapeCheck(ConformanceCase.fileShape, doc.value, at: "", file, doc) else { return [] }
+        if doc.value["suite"]?.stringValue != definition.name {
+            issue(.error, file, doc.locations, "/suite", "expected \"\(definition.name)\", the folder's suite")
+        }
+        var cases: [ConformanceCase] = []
+        for (i, item) in (doc.value["cases"]?.arrayValue ?? []).enumerated() {
+            if let c = loadCase(item, at: "/cases/\(i)", file, doc, definition, registry) { cases.append(c) }
+        }
+        return cases
+    }
+
+    mutating func loadCase(_ item: JSONValue, at pointer: String, _ file: String, _ doc: JSONDocument,
+                           _ definition: SuiteDefinition, _ registry: RequirementRegistry) -> ConformanceCase? {
+        guard shapeCheck(ConformanceCase.shape, item, at: pointer, file, doc) else { return nil }
+        var ok = true
+        func fail(_ field: String, _ message: String) {
+            issue(.error, file, doc.locations, pointer + field, message)
+            ok = false
+        }
+        let id = item["id"]?.stringValue ?? ""
+        if !CorpusLint.isValidCaseID(id, suite: definition.name) {
+            fail("/id", "case ids look like '\(definition.name)/<topic>/<name>' in lower-case letters, digits, '-' and '.'")
+        }
+        let operationName = item["operation"]?.stringValue ?? ""
+        let operation = definition.operation(named: operationName)
+        if operation == nil {
+            fail("/operation", "unknown operation '\(operationName)' (known: \(definition.operations.map(\.name).joined(separator: ", ")))")
+        }
+        let requirementID = item["requirement"]?.stringValue ?? ""
+        if registry[requirementID] == nil { fail("/requirement", "unknown requirement '\(requirementID)'") }
+        for (j, other) in (item["also"]?.arrayValue ?? []).enumerated() where registry[other.stringValue ?? ""] == nil {
+            fail("/also/\(j)", "unknown requirement '\(other.stringValue ?? "")'")
+        }
+        let provenance = ConformanceCase.Provenance(rawValue: item["provenance"]?["kind"]?.stringValue ?? "") ?? .spec
+        let source = item["provenance"]?["source"]?.stringValue
+        if provenance.needsSource && source == nil {
+            fail("/provenance", "provenance '\(provenance.rawValue)' needs a 'source' saying where it was seen")
+        }
+        var input = item["input"] ?? .null
+        do {
+            input = try StringGenerators.expand(input, at: pointer + "/input")
+        } catch {
+            fail(String(error.pointer.dropFirst(pointer.count)), error.message)
+        }
+        let expect = item["expect"] ?? .null
+        if let operation {
+            for p in operation.input.problems(in: input, at: pointer + "/input") {
+                fail(String(p.pointer.dropFirst(pointer.count)), p.message)
+            }
+            for p in operation.expect.problems(in: expect, at: pointer + "/expect") {
+                fail(String(p.pointer.dropFirst(pointer.count)), p.message)
+            }
+        }
+        guard ok else { return nil }
+        let line = doc.locations.location(of: pointer)?.line ?? 1
+        return ConformanceCase(
+            id: id, suite: definition.name, title: item["title"]?.stringValue ?? "", operation: operationName,
+            requirement: requirementID, also: (item["also"]?.arrayValue ?? []).compactMap(\.stringValue),
+            polarity: ConformanceCase.Polarity(rawValue: item["polarity"]?.stringValue ?? "") ?? .conforming,
+            provenance: provenance, provenanceSource: source, input: input, expect: expect,
+            note: item["note"]?.stringValue, file: file, line: line)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

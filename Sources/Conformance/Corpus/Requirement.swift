@@ -1,0 +1,86 @@
+import LinkJSON
+
+/// How binding a requirement is (RFC 2119 words), plus INFO where the source is silent.
+public enum RequirementLevel: String, Sendable, Hashable, CaseIterable, Comparable {
+    case must = "MUST", should = "SHOULD", may = "MAY", info = "INFO"
+
+    /// Whether a mismatch is judged (MUST, SHOULD) rather than only recorded (MAY, INFO).
+    public var isJudged: Bool { self == .must || self == .should }
+
+    public static func < (a: RequirementLevel, b: RequirementLevel) -> Bool {
+        a.rank < b.rank
+    }
+
+    var rank: Int {
+        switch self {
+        case .must: 0
+        case .should: 1
+        case .may: 2
+        case .info: 3
+        }
+    }
+}
+
+/// One rule of a suite, in the project's own words, with its source.
+public struct Requirement: Sendable, Hashable {
+    public let id: String
+    public let level: RequirementLevel
+    public let applies: String
+    public let title: String
+    public let statement: String
+    /// The source document's key and section.
+    public let document: String
+    public let section: String
+    /// True when the source is silent and the rule is LinkConform's choice.
+    public let decided: Bool
+    public let rationale: String?
+    /// Why no case can check it, when that is so.
+    public let untestable: String?
+}
+
+/// A source document a registry cites.
+public struct SourceDocument: Sendable, Hashable {
+    public let key: String
+    public let title: String
+    public let location: String
+}
+
+/// The requirements of one suite (`Corpus/<suite>/requirements.json`).
+public struct RequirementRegistry: Sendable {
+    public let suite: String
+    public let title: String
+    public let documents: [SourceDocument]
+    public let requirements: [Requirement]
+    private let byID: [String: Requirement]
+
+    public init(suite: String, title: String, documents: [SourceDocument], requirements: [Requirement]) {
+        self.suite = suite
+        self.title = title
+        self.documents = documents
+        self.requirements = requirements
+        var index: [String: Requirement] = [:]
+        for r in requirements where index[r.id] == nil { index[r.id] = r }
+        byID = index
+    }
+
+    public subscript(id: String) -> Requirement? { byID[id] }
+
+    static let shape = JSONShape.object([
+        "suite": .nonEmptyString,
+        "title": .nonEmptyString,
+        "documents": .object([:], open: true),
+        "requirements": .array(.object([
+            "id": .nonEmptyString,
+            "level": .oneOf(RequirementLevel.allCases.map(\.rawValue)),
+            "applies": .oneOf(["link", "sender", "receiver"]),
+            "title": .nonEmptyString,
+            "statement": .nonEmptyString,
+            "source": .object(["document": .nonEmptyString, "section": .nonEmptyString], required: ["document", "section"]),
+            "decided": .bool,
+            "rationale": .nonEmptyString,
+            "untestable": .nonEmptyString,
+        ], required: ["id", "level", "applies", "title", "statement", "source"])),
+    ], required: ["suite", "title", "documents", "requirements"])
+
+    static let documentShape = JSONShape.object(["title": .nonEmptyString, "where": .nonEmptyString], required: ["title", "where"])
+}

@@ -1,0 +1,37 @@
+import LinkJSON
+
+/// Helpers shared by the suites' comparators.
+
+/// Compares one key when the expectation has it: `null` expected means the output must not
+/// have the key (or have it `null`).
+func compareEqual(_ key: String, _ expect: JSONValue, _ actual: JSONValue, _ found: inout [Mismatch]) {
+    guard let wanted = expect[key] else { return }
+    let got = actual[key]
+    if wanted.isNull {
+        if let got, !got.isNull { found.append(Mismatch(key, expected: "(absent)", actual: got.serialized())) }
+    } else if got != wanted {
+        found.append(Mismatch(key, expected: wanted, actual: got))
+    }
+}
+
+/// Compares two lists of violation keys as sets. Reported items may be strings or objects
+/// with a `key` member (or `code` and optional `parameter`).
+func compareKeySets(_ field: String, _ wanted: [JSONValue], _ reported: [JSONValue], _ found: inout [Mismatch]) {
+    let want = Set(wanted.compactMap(\.stringValue))
+    let got = Set(reported.compactMap(violationKey))
+    guard want != got else { return }
+    let missing = want.subtracting(got).sorted()
+    let extra = got.subtracting(want).sorted()
+    var parts: [String] = []
+    if !missing.isEmpty { parts.append("missing " + missing.joined(separator: ", ")) }
+    if !extra.isEmpty { parts.append("unexpected " + extra.joined(separator: ", ")) }
+    found.append(Mismatch(field, expected: "[" + want.sorted().joined(separator: ", ") + "]", actual: parts.joined(separator: "; ")))
+}
+
+func violationKey(_ item: JSONValue) -> String? {
+    if let s = item.stringValue { return s }
+    if let key = item["key"]?.stringValue { return key }
+    guard let code = item["code"]?.stringValue else { return nil }
+    return item["parameter"]?.stringValue.map { "\($0):\(code)" } ?? code
+}
+

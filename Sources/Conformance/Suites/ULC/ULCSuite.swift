@@ -1,0 +1,264 @@
+import LinkJSON
+import LinkURL
+import ULC
+
+/// The ULC suite: operations `ulc.parse`, `ulc.build`, `ulc.handle` (docs/corpus-format.md).
+public enum ULCSuite {
+    public static let definition = SuiteDefinition(
+        name: "ulc",
+        title: "Universal Link Callbacks (logout)",
+        operations: [parse, build, handle],
+        reference: handlers(for: ReferenceULC()),
+        explain: explain,
+        codeRequirements: Dictionary(
+            ULCViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
+            uniquingKeysWith: { a, _ in a })
+    )
+
+    /// JSON handlers for the three operations, backed by any ``ULCSubject``.
+    public static func handlers(for subject: some ULCSubject) -> [String: SuiteDefinition.Handler] {
+        [
+            "ulc.parse": { input in
+                parseOutput(subject.parse(link: input["link"]?.stringValue ?? ""))
+            },
+            "ulc.build": { input in
+                let answer = subject.build(action: input["action"]?.stringValue ?? "",
+                                           success: input["success"]?.stringValue ?? "",
+                                           error: input["error"]?.stringValue ?? "")
+                switch answer {
+                case .link(let link): return ["link": .string(link)]
+                case .refused(let keys): return ["refused": .array(keys.map(JSONValue.string))]
+                }
+            },
+            "ulc.handle": { input in
+                reportJSON(await subject.handle(try scenario(from: input)))
+            },
+        ]
+    }
+
+    // MARK: ulc.parse
+
+    static let parse = OperationDefinition(
+        name: "ulc.parse",
+        summary: "read a link as a ULC: kind, action, callbacks decoded once, violations",
+        input: .object(["link": .string], required: ["link"]),
+        expect: .object([
+            "kind": .oneOf(["ulc", "notULC", "invalid"]),
+            "action": .nullable(.string),
+            "success": .nullable(.string),
+            "error": .nullable(.string),
+            "violations": .array(.nonEmptyString),
+        ], required: ["kind"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            compareEqual("kind", expect, actual, &found)
+            for key in ["action", "success", "error"] { compareEqual(key, expect, actual, &found) }
+            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
+                compareKeySets("violations", wanted, reported, &found)
+            }
+            return found
+        },
+        nullOutput: { _ in ["kind": "notULC"] }
+    )
+
+    static func parseOutput(_ answer: ULCParseAnswer) -> JSONValue {
+        var o = JSONObject()
+        o["kind"] = .string(answer.kind.rawValue)
+        if let action = answer.action { o["action"] = .string(action) }
+        if let success = answer.success { o["success"] = .string(success) }
+        if let error = answer.error { o["error"] = .string(error) }
+        if answer.rawSuccess != nil || answer.rawError != nil {
+            var raw = JSONObject()
+            if let s = answer.rawSuccess { raw["success"] = .string(s) }
+            if let e = answer.rawError { raw["error"] = .string(e) }
+            o["raw"] = .object(raw)
+        }
+        if let violations = answer.violations {
+            o["violations"] = .array(violations.map { v in
+                var item = JSONObject()
+                item["key"] = .string(v.key)
+                item["requirement"] = .string(v.requirement)
+                item["level"] = .string(v.level.rawValue)
+                item["offset"] = v.offset.map { .int($0) } ?? .null
+                item["message"] = .string(v.message)
+                return .object(item)
+            })
+        }
+        return .object(o)
+    }
+
+    // MARK: ulc.build
+
+    static let build = OperationDefinition(
+        name: "ulc.build",
+        summary: "build the link an initiating system sends, or refuse the input",
+        input: .object(["action": .string, "success": .string, "error": .string], required: ["action", "success", "error"]),
+        expect: .either([
+            .object(["roundTrip": .bool], required: ["roundTrip"]),
+            .object(["refused": .bool, "violations": .array(.nonEmptyString)], required: ["refused"]),
+        ]),
+        compare: { expect, actual, input in
+            var found: [Mismatch] = []
+            if expect["roundTrip"] != nil {
+                guard let link = actual["link"]?.stringValue else {
+                    return [Mismatch("link", expected: "a built link", actual: actual.serialized())]
+                }
+                found += roundTripProblems(link: link, input: input)
+            } else {
+                guard let refused = actual["refused"] else {
+                    return [Mismatch("refused", expected: "a refusal", actual: actual.serialized())]
+                }
+                if let wanted = expect["violations"]?.arrayValue, let listed = refused.arrayValue, !listed.isEmpty {
+                    compareKeySets("violations", wanted, listed, &found)
+                }
+            }
+            return found
+        },
+        nullOutput: { _ in ["refused": []] }
+    )
+
+    /// Whether a built link reads back as the input in the three reader families.
+    static func roundTripProblems(link: String, input: JSONValue) -> [Mismatch] {
+        var found: [Mismatch] = []
+        let parsed = ULC.parse(link)
+        let want = (input["action"]?.stringValue ?? "", input["success"]?.stringValue ?? "", input["error"]?.stringValue ?? "")
+        if parsed.kind != .ulc || !parsed.violations.isEmpty {
+            found.append(Mismatch("link", expected: "a ULC with no violation",
+                                  actual: "\(parsed.kind.rawValue) \(parsed.violationKeys) in \(link)"))
+            return found
+        }
+        if parsed.action != want.0 { found.append(Mismatch("action", expected: .string(want.0), actual: .string(parsed.action))) }
+        if parsed.success?.decoded != want.1 { found.append(Mismatch("success (RFC 3986 reader)", expected: .string(want.1), actual: .string(parsed.success?.decoded))) }
+        if parsed.error?.decoded != want.2 { found.append(Mismatch("error (RFC 3986 reader)", expected: .string(want.2), actual: .string(parsed.error?.decoded))) }
+        // Form-style readers (URLSearchParams, parse_qsl): '+' is a space.
+        let items = parsed.url.queryItems
+        for (name, wanted) in [("ulc-success", want.1), ("ulc-error", want.2)] {
+            let item = name == "ulc-success" ? items.first(named: "ulc-success") : items.first(named: "ulc-error")
+            let formValue = item.flatMap { items.decodedValue($0, plusAsSpace: true) }
+            if formValue != wanted {
+                found.append(Mismatch("\(name) (form-style reader)", expected: .string(wanted), actual: .string(formValue)))
+            }
+        }
+        return found
+    }
+
+    // MARK: ulc.handle
+
+    static let attemptShape = JSONShape.object([
+        "answer": .oneOf(ULCScenario.Attempt.Answer.allCases.map(\.rawValue)),
+        "seconds": .numberIn(0...86_400),
+    ], required: ["answer"])
+
+    static let handle = OperationDefinition(
+        name: "ulc.handle",
+        summary: "run the receiver through a scenario in virtual time and report what it did",
+        input: .object([
+            "logoutAction": .nonEmptyString,
+            "signedIn": .bool,
+            "forceQuitBeforeLink": .bool,
+            "backend": .array(attemptShape),
+            "links": .array(.string),
+            "openSucceeds": .bool,
+        ], required: ["logoutAction", "signedIn", "links"]),
+        expect: .object([
+            "opened": .array(.string),
+            "universalLinksOnly": .bool,
+            "prompts": .numberIn(0...1_000),
+            "userSignedIn": .bool,
+            "backendSessionOpen": .bool,
+            "maxElapsedSeconds": .numberIn(0...86_400),
+            "minBackendAttempts": .numberIn(0...1_000),
+            "maxBackendAttempts": .numberIn(0...1_000),
+        ]),
+        compare: compareHandle,
+        nullOutput: { input in
+            let signedIn = input["signedIn"]?.boolValue ?? false
+            let links = input["links"]?.arrayValue?.count ?? 0
+            return [
+                "opened": [], "prompts": 0, "backendAttempts": 0,
+                "userSignedIn": .bool(signedIn), "backendSessionOpen": .bool(signedIn),
+                "elapsedSeconds": .array(Array(repeating: 0, count: links)),
+            ]
+        }
+    )
+
+    static func compareHandle(_ expect: JSONValue, _ actual: JSONValue, _ input: JSONValue) -> [Mismatch] {
+        var found: [Mismatch] = []
+        let opened = actual["opened"]?.arrayValue ?? []
+        if let wanted = expect["opened"] {
+            let urls = JSONValue.array(opened.map { $0["url"] ?? .null })
+            if urls != wanted { found.append(Mismatch("opened", expected: wanted, actual: urls)) }
+        }
+        if expect["universalLinksOnly"]?.boolValue == true {
+            if opened.isEmpty {
+                found.append(Mismatch("universalLinksOnly", expected: "at least one URL opened with universalLinksOnly", actual: "nothing opened"))
+            }
+            for entry in opened where entry["universalLinksOnly"]?.boolValue != true {
+                found.append(Mismatch("universalLinksOnly", expected: "true for every open",
+                                      actual: "false for \(entry["url"]?.stringValue ?? "?")"))
+            }
+        }
+        for key in ["prompts", "userSignedIn", "backendSessionOpen"] { compareEqual(key, expect, actual, &found) }
+        if let limit = expect["maxElapsedSeconds"]?.doubleValue {
+            let times = actual["elapsedSeconds"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+            if let worst = times.max(), worst > limit {
+                found.append(Mismatch("maxElapsedSeconds", expected: "at most \(limit.formattedCompactly) s per link", actual: "\(worst.formattedCompactly) s"))
+            } else if times.isEmpty {
+                found.append(Mismatch("maxElapsedSeconds", expected: "elapsedSeconds reported", actual: "absent"))
+            }
+        }
+        let attempts = actual["backendAttempts"]?.intValue
+        if let low = expect["minBackendAttempts"]?.intValue, (attempts ?? -1) < low {
+            found.append(Mismatch("minBackendAttempts", expected: "at least \(low) attempts", actual: attempts.map(String.init) ?? "absent"))
+        }
+        if let high = expect["maxBackendAttempts"]?.intValue, attempts.map({ $0 > high }) ?? true {
+            found.append(Mismatch("maxBackendAttempts", expected: "at most \(high) attempts", actual: attempts.map(String.init) ?? "absent"))
+        }
+        return found
+    }
+
+    static func scenario(from input: JSONValue) throws -> ULCScenario {
+        let attempts: [ULCScenario.Attempt] = (input["backend"]?.arrayValue ?? []).map { item in
+            let answer = ULCScenario.Attempt.Answer(rawValue: item["answer"]?.stringValue ?? "") ?? .closed
+            return ULCScenario.Attempt(answer, seconds: item["seconds"]?.doubleValue ?? 0.2)
+        }
+        return ULCScenario(logoutAction: input["logoutAction"]?.stringValue ?? "",
+                           signedIn: input["signedIn"]?.boolValue ?? false,
+                           forceQuitBeforeLink: input["forceQuitBeforeLink"]?.boolValue ?? false,
+                           backend: attempts,
+                           links: (input["links"]?.arrayValue ?? []).compactMap(\.stringValue),
+                           openSucceeds: input["openSucceeds"]?.boolValue ?? true)
+    }
+
+    static func reportJSON(_ report: ULCScenarioReport) -> JSONValue {
+        [
+            "opened": .array(report.opened.map { ["url": .string($0.url), "universalLinksOnly": .bool($0.universalLinksOnly), "atSeconds": .number($0.atSeconds)] }),
+            "prompts": .int(report.prompts),
+            "backendAttempts": .int(report.backendAttempts),
+            "userSignedIn": .bool(report.userSignedIn),
+            "backendSessionOpen": .bool(report.backendSessionOpen),
+            "elapsedSeconds": .array(report.elapsedSeconds.map(JSONValue.number)),
+        ]
+    }
+
+    // MARK: check
+
+    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
+        let link = ULC.parse(bytes)
+        guard link.kind != .notULC else { return nil }
+        var fields = [LinkExplanation.Field("action", raw: link.action, decoded: nil)]
+        for parameter in ULCParameter.allCases {
+            let callback = link.callback(parameter)
+            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded))
+        }
+        let violations = link.violations.map {
+            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+                                      code: $0.key, message: $0.message, offset: $0.offset)
+        }
+        let verdict = link.kind == .ulc
+            ? (violations.isEmpty ? "a valid ULC" : "a usable ULC, with warnings")
+            : "an invalid ULC: a receiver must not open its callbacks as they stand"
+        return LinkExplanation(suite: "ulc", verdict: verdict, recognized: true, valid: link.kind == .ulc,
+                               fields: fields, violations: violations)
+    }
+}
