@@ -1,0 +1,91 @@
+import ArgumentParser
+import Conformance
+
+struct CorpusOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The corpus folder.", valueName: "dir"))
+    var corpus = "Corpus"
+
+    @Option(name: .customLong("suite"), help: ArgumentHelp("Only this suite (repeatable). Default: every registered suite.", valueName: "name"))
+    var suites: [String] = []
+
+    func validate() throws {
+        for name in suites where SuiteRegistry.suite(named: name) == nil {
+            throw ValidationError("unknown suite '\(name)'; known suites: \(SuiteRegistry.all.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// Loads the corpus; prints its errors and throws exit code 2 when there are any.
+    func loadOrExit(printWarnings: Bool = true) throws -> Corpus {
+        let corpus = Corpus.load(from: corpus, suites: suites.isEmpty ? nil : suites)
+        if printWarnings { for w in corpus.warnings { Console.error(w.description) } }
+        if !corpus.errors.isEmpty {
+            for e in corpus.errors { Console.error(e.description) }
+            Console.error("the corpus has \(corpus.errors.count) error\(corpus.errors.count == 1 ? "" : "s"); fix them (linkconform corpus lint) and run again")
+            throw Exit.harness
+        }
+        return corpus
+    }
+}
+
+struct CorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corpus",
+        abstract: "Check the corpus, or count what is in it.",
+        subcommands: [Lint.self, Stats.self]
+    )
+
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every corpus file: schema, ids, requirements, coverage.",
+            discussion: """
+                Checks that each file is valid JSON of the documented shape (docs/corpus-format.md), \
+                that case ids are unique, that every case names a known operation and requirement, \
+                that each MUST and SHOULD requirement has a conforming and a violating case, and that \
+                the registry agrees with the requirement ids the code reports. Problems are printed as \
+                FILE:LINE:COLUMN: error: FIELD: message. Exit 2 when there is any error.
+                """)
+
+        @OptionGroup var options: CorpusOptions
+
+        func run() throws {
+            let corpus = Corpus.load(from: options.corpus, suites: options.suites.isEmpty ? nil : options.suites)
+            for issue in corpus.issues { Console.line(issue.description) }
+            let requirements = corpus.suites.reduce(0) { $0 + $1.registry.requirements.count }
+            Console.line("\(corpus.suites.count) suite\(corpus.suites.count == 1 ? "" : "s"), \(requirements) requirements, \(corpus.caseCount) cases: \(corpus.errors.count) errors, \(corpus.warnings.count) warnings")
+            if !corpus.errors.isEmpty { throw Exit.harness }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count requirements and cases per suite, operation, level, polarity and provenance.")
+
+        @OptionGroup var options: CorpusOptions
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            let corpus = try options.loadOrExit(printWarnings: false)
+            let stats = CorpusStats(corpus)
+            if json {
+                Console.line(stats.json.serialized(pretty: true))
+                return
+            }
+            for s in stats.suites {
+                Console.line("\(s.name): \(s.requirements) requirements, \(s.cases) cases")
+                Console.line("  requirements by level:  " + format(s.requirementsByLevel) + "  (decided \(s.decided))")
+                Console.line("  judged requirements with a conforming and a violating case: \(s.fullyCovered) of \(s.judged)")
+                if !s.untestable.isEmpty { Console.line("  untestable: " + s.untestable.joined(separator: ", ")) }
+                Console.line("  cases by operation:     " + format(s.casesByOperation))
+                Console.line("  cases by level:         " + format(s.casesByLevel))
+                Console.line("  cases by polarity:      " + format(s.casesByPolarity))
+                Console.line("  cases by provenance:    " + format(s.casesByProvenance))
+            }
+        }
+
+        func format(_ pairs: [(String, Int)]) -> String {
+            pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Conformance
+
+/// `linkconform`: the conformance suite and harness for app-link callback protocols.
+public struct LinkConformCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "linkconform",
+        abstract: "Conformance suite for app-link callback protocols (ULC, x-callback-url, AASA, xignqr).",
+        discussion: """
+            Typical use, from the repository root:
+              linkconform run                       run every suite against the reference, store and report
+              linkconform check '<link>'            explain one link: what it is and what is wrong with it
+              linkconform corpus lint               check the corpus files
+              linkconform report --run 3            regenerate the reports of run 3
+
+            Exit codes: 0 as expected; 1 unexpected failures (a MUST not met, an error); \
+            2 the harness could not do its job (bad corpus, unwritable store); 64 usage error.
+            """,
+        version: LinkConformVersion.current,
+        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self]
+    )
+
+    public init() {}
+}
+
+/// Exit codes shared by every command.
+enum Exit {
+    static let ok = ExitCode(0)
+    static let failures = ExitCode(1)
+    static let harness = ExitCode(2)
+    static let usage = ExitCode(64)
+    static let interrupted = ExitCode(130)
+}

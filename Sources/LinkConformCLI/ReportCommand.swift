@@ -1,0 +1,79 @@
+import ArgumentParser
+import Conformance
+import Foundation
+import Reports
+import ResultsStore
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Regenerate the reports of a stored run, or list the runs.",
+        discussion: """
+            Reports are queries over the results database, so any earlier run can be reported again: \
+            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3. \
+            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
+            """)
+
+    @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
+    var db = "Reports/results.sqlite"
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("The run to report (default: the newest).", valueName: "id"))
+    var runID: Int64?
+
+    @Option(help: ArgumentHelp("Formats to write: md, json, junit (repeatable; default: all).", valueName: "format"))
+    var format: [String] = []
+
+    @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir"))
+    var out = "Reports"
+
+    @Flag(help: "Print the chosen format to stdout instead of writing files (one format only).")
+    var stdout = false
+
+    @Flag(help: "List the stored runs and exit.")
+    var list = false
+
+    @Flag(help: "Count nonStrict as a failure for the exit code.")
+    var strict = false
+
+    func validate() throws {
+        for f in format where ReportWriter.Format(rawValue: f) == nil {
+            throw ValidationError("unknown format '\(f)'; use md, json or junit")
+        }
+        if stdout && format.count != 1 { throw ValidationError("--stdout needs exactly one --format") }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: db) else {
+            Console.error("no results database at \(db); run `linkconform run` first or pass --db")
+            throw Exit.harness
+        }
+        let store: ResultsStore
+        do { store = try ResultsStore(path: db) } catch {
+            Console.error(error.description)
+            throw Exit.harness
+        }
+        if list {
+            for r in try store.runs(limit: 50) {
+                Console.line("\(r.id)\t\(r.status.rawValue)\t\(r.startedAt)\tcorpus \(r.corpusFingerprint.prefix(12))\t\(r.gitCommit ?? "-")")
+            }
+            return
+        }
+        guard let id = try runID ?? store.latestRunID(), let data = try ReportData.load(from: store, run: id) else {
+            Console.error(runID.map { "no run \($0) in \(db); `linkconform report --list` shows the runs" } ?? "the database has no runs yet")
+            throw Exit.harness
+        }
+        let formats = format.isEmpty ? ReportWriter.Format.allCases : format.compactMap(ReportWriter.Format.init(rawValue:))
+        if stdout {
+            switch formats[0] {
+            case .markdown: Console.out(MarkdownReport.render(data))
+            case .json: Console.line(JSONReport.render(data).serialized(pretty: true))
+            case .junit: Console.out(JUnitReport.render(data))
+            }
+        } else {
+            Console.out(TerminalSummary.render(data))
+            let paths = try ReportWriter.write(data, formats: formats, to: out)
+            Console.line("reports: " + paths.joined(separator: ", "))
+        }
+        if data.hasFailures(strict: strict) { throw Exit.failures }
+    }
+}

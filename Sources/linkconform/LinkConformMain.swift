@@ -1,0 +1,8 @@
+import LinkConformCLI
+
+@main
+struct LinkConformMain {
+    static func main() async {
+        await LinkConformCommand.main()
+    }
+}
