@@ -1,0 +1,31 @@
+import Foundation
+
+// linkconform-bench: figures measured side by side in one process.
+//
+//   swift run -c release linkconform-bench ulc [count]   ULC module vs a Foundation URLComponents extraction
+//   swift run -c release linkconform-bench suite          wall time of the whole corpus, in process
+//   swift run -c release linkconform-bench                both
+//
+// Each figure is the best of several rounds (the machines are noisy; the best round is the
+// least disturbed one). Ratios compare rounds measured in the same run. The work runs in
+// nonisolated functions (not in main-actor top-level code), as a library caller would.
+
+@main
+struct BenchMain {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let mode = arguments.first ?? "all"
+        let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
+        switch mode {
+        case "ulc": benchULC(count: count)
+        case "suite": await benchSuite()
+        case "all":
+            benchULC(count: count)
+            await benchSuite()
+        case "profile-ulc": profileULC(count: count)
+        default:
+            print("usage: linkconform-bench [ulc [count] | suite | all | profile-ulc [count]]")
+            exit(64)
+        }
+    }
+}

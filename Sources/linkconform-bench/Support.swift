@@ -1,0 +1,87 @@
+import Conformance
+import Foundation
+import LinkURL
+import ULC
+
+/// A small deterministic generator (SplitMix64), so every run parses the same links.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func generateLinks(_ n: Int) -> [String] {
+    var rng = SplitMix(state: 0x5EED)
+    let hosts = ["app.example.com", "cisco.webex.com", "appb.company.com", "vocera.example.org", "tc.example.net"]
+    let actions = ["/logout", "/signout", "/actions/logout", "/actions/logout?force=1", "/api/v2/session/end?src=ulc&x=1"]
+    let callbackHosts = ["locker.groundctl.com", "maps.apple.com", "sampledomain.com", "appa.com"]
+    let paths = ["/success", "/error", "/?q=Success%2C%20Arkansas", "/ulc/cb?id=12345&t=abcdef", "/a/b/c/d"]
+    return (0..<n).map { _ in
+        let action = "https://" + hosts.randomElement(using: &rng)! + actions.randomElement(using: &rng)!
+        let success = "https://" + callbackHosts.randomElement(using: &rng)! + paths.randomElement(using: &rng)! + (Bool.random(using: &rng) ? "" : "&n=\(rng.next() % 100_000)")
+        let error = "https://" + callbackHosts.randomElement(using: &rng)! + paths.randomElement(using: &rng)!
+        return try! ULC.build(action: action, success: success, error: error)
+    }
+}
+
+/// What a typical app does with Foundation: URLComponents, queryItems, check the callbacks.
+struct FoundationExtraction {
+    var action: String?
+    var success: String?
+    var error: String?
+    var valid: Bool
+
+    init(_ link: String) {
+        guard var components = URLComponents(string: link), components.scheme?.lowercased() == "https",
+              components.host?.isEmpty == false, let items = components.queryItems else {
+            self.init(action: nil, success: nil, error: nil, valid: false)
+            return
+        }
+        var success: String?, error: String?
+        var rest: [URLQueryItem] = []
+        for item in items {
+            switch item.name {
+            case "ulc-success": success = item.value
+            case "ulc-error": error = item.value
+            default: rest.append(item)
+            }
+        }
+        func isUniversalLink(_ s: String?) -> Bool {
+            guard let s, let c = URLComponents(string: s) else { return false }
+            return c.scheme?.lowercased() == "https" && c.host?.isEmpty == false && c.user == nil
+        }
+        components.queryItems = rest.isEmpty ? nil : rest
+        self.init(action: components.string, success: success, error: error,
+                  valid: success != nil && isUniversalLink(success) && isUniversalLink(error))
+    }
+
+    init(action: String?, success: String?, error: String?, valid: Bool) {
+        self.action = action
+        self.success = success
+        self.error = error
+        self.valid = valid
+    }
+}
+
+/// Best time of `rounds` rounds of `body`, in seconds.
+func best(rounds: Int = 7, _ body: () -> Int) -> (seconds: Double, checksum: Int) {
+    var bestTime = Double.infinity
+    var checksum = 0
+    for _ in 0..<rounds {
+        let start = ContinuousClock.now
+        checksum = body()
+        let elapsed = start.duration(to: ContinuousClock.now)
+        bestTime = min(bestTime, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return (bestTime, checksum)
+}
+
+func rate(_ n: Int, _ seconds: Double) -> String {
+    String(format: "%10.0f links/s", Double(n) / seconds)
+}
+

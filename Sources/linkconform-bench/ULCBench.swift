@@ -1,0 +1,46 @@
+import Conformance
+import Foundation
+import LinkURL
+import ULC
+
+func benchULC(count: Int) {
+    let links = generateLinks(count)
+    // Both readers must agree on every generated link, or the comparison means nothing.
+    var disagreements = 0
+    for link in links {
+        let ours = ULC.parse(link)
+        let theirs = FoundationExtraction(link)
+        if ours.kind != .ulc || !theirs.valid || ours.success?.decoded != theirs.success || ours.error?.decoded != theirs.error {
+            disagreements += 1
+        }
+    }
+    let module = best {
+        var n = 0
+        for link in links {
+            let parsed = ULC.parse(link)
+            if parsed.kind == .ulc, let s = parsed.success?.decoded, let e = parsed.error?.decoded { n &+= s.utf8.count &+ e.utf8.count &+ (parsed.action?.utf8.count ?? 0) }
+        }
+        return n
+    }
+    let foundation = best {
+        var n = 0
+        for link in links {
+            let x = FoundationExtraction(link)
+            if x.valid, let s = x.success, let e = x.error { n &+= s.utf8.count &+ e.utf8.count &+ (x.action?.utf8.count ?? 0) }
+        }
+        return n
+    }
+    print("ulc parse: \(links.count) generated links, \(links.reduce(0) { $0 + $1.utf8.count } / links.count) bytes on average, readers disagree on \(disagreements)")
+    print("  ULC module (parse + every check)       \(rate(links.count, module.seconds))   (\(String(format: "%.1f", module.seconds * 1e3)) ms)")
+    print("  Foundation URLComponents extraction    \(rate(links.count, foundation.seconds))   (\(String(format: "%.1f", foundation.seconds * 1e3)) ms)")
+    print(String(format: "  ratio (ULC module / Foundation)        %10.1fx   target >= 5x", foundation.seconds / module.seconds))
+}
+
+
+/// Only the module's loop, many times: for a profiler (`perf record`, `valgrind --tool=callgrind`).
+func profileULC(count: Int) {
+    let links = generateLinks(count)
+    var n = 0
+    for _ in 0..<20 { for link in links { n &+= ULC.parse(link).violations.count } }
+    print(n)
+}
