@@ -40,6 +40,9 @@ struct RunCommand: AsyncParsableCommand {
     var noProgress = false
 
     func run() async throws {
+        // First, so that an interrupt during loading still ends as a recorded interrupted run.
+        let stop = StopSignal()
+        stop.install()
         let store: ResultsStore
         do {
             store = try ResultsStore(path: db)
@@ -48,8 +51,6 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.harness
         }
         let corpus = try corpusOptions.loadOrExit()
-        let stop = StopSignal()
-        stop.install()
 
         let options: JSONValue = [
             "suites": .array(corpus.suites.map { .string($0.name) }),

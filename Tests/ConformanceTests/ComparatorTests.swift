@@ -1,0 +1,63 @@
+import LinkJSON
+import Testing
+@testable import Conformance
+
+/// How outputs are judged against expectations, operation by operation.
+struct ComparatorTests {
+    let parse = ULCSuite.definition.operation(named: "ulc.parse")!
+    let build = ULCSuite.definition.operation(named: "ulc.build")!
+    let handle = ULCSuite.definition.operation(named: "ulc.handle")!
+
+    @Test func parseViolationsCompareAsSetsOnlyWhenReported() {
+        let expect: JSONValue = ["kind": "invalid", "violations": ["a", "b"]]
+        #expect(parse.compare(expect, ["kind": "invalid", "violations": ["b", "a"]], .null).isEmpty)
+        #expect(parse.compare(expect, ["kind": "invalid"], .null).isEmpty, "an adapter may report no violations")
+        #expect(parse.compare(expect, ["kind": "invalid", "violations": [["key": "a"]]], .null).count == 1)
+        #expect(parse.compare(expect, ["kind": "invalid", "violations": [["code": "a"], ["code": "x", "parameter": "p"]]], .null)
+            .first?.actual == "missing b; unexpected p:x")
+    }
+
+    @Test func nullExpectationMeansAbsent() {
+        #expect(parse.compare(["kind": "ulc", "success": nil], ["kind": "ulc"], .null).isEmpty)
+        #expect(parse.compare(["kind": "ulc", "success": nil], ["kind": "ulc", "success": "x"], .null).count == 1)
+    }
+
+    @Test func roundTripRejectsALinkThatFormReadersMisread() {
+        let input: JSONValue = ["action": "https://a.example/l", "success": "https://s.example/a+b", "error": "https://e.example"]
+        let good: JSONValue = ["link": "https://a.example/l?ulc-success=https%3A%2F%2Fs.example%2Fa%2Bb&ulc-error=https%3A%2F%2Fe.example"]
+        let plus: JSONValue = ["link": "https://a.example/l?ulc-success=https%3A%2F%2Fs.example%2Fa+b&ulc-error=https%3A%2F%2Fe.example"]
+        #expect(build.compare(["roundTrip": true], good, input).isEmpty)
+        #expect(!build.compare(["roundTrip": true], plus, input).isEmpty)
+        #expect(!build.compare(["roundTrip": true], ["refused": []], input).isEmpty)
+        #expect(build.compare(["refused": true], ["refused": []], input).isEmpty)
+    }
+
+    @Test func handleChecksEachGivenKey() {
+        let actual: JSONValue = ["opened": [["url": "https://s", "universalLinksOnly": false, "atSeconds": 1]], "prompts": 0,
+                                 "backendAttempts": 2, "userSignedIn": false, "backendSessionOpen": false, "elapsedSeconds": [21]]
+        #expect(handle.compare(["opened": ["https://s"]], actual, .null).isEmpty)
+        #expect(handle.compare(["universalLinksOnly": true], actual, .null).count == 1)
+        #expect(handle.compare(["maxElapsedSeconds": 20], actual, .null).count == 1)
+        #expect(handle.compare(["minBackendAttempts": 3], actual, .null).count == 1)
+        #expect(handle.compare(["maxBackendAttempts": 2, "prompts": 0], actual, .null).isEmpty)
+    }
+
+    @Test func shapesNameTheOffendingField() {
+        let shape = JSONShape.object(["link": .string, "n": .numberIn(0...5)], required: ["link"])
+        let problems = shape.problems(in: ["n": 9, "extra": true])
+        #expect(problems.map(\.pointer).sorted() == ["/extra", "/link", "/n"])
+        #expect(problems.first { $0.pointer == "/n" }?.message == "expected a number from 0 to 5, found the number 9")
+    }
+
+    @Test func sha256MatchesKnownVectors() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array(String(repeating: "a", count: 1_000).utf8)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func everyOperationHasAReferenceHandler() {
+        for suite in SuiteRegistry.all {
+            for op in suite.operations { #expect(suite.reference[op.name] != nil, "\(op.name)") }
+        }
+    }
+}

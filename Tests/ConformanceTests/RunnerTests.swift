@@ -1,0 +1,84 @@
+import Foundation
+import LinkJSON
+import Testing
+@testable import Conformance
+
+/// Grading, null-implementation counts, skipped and errored answers.
+struct RunnerTests {
+    static let corpus = Corpus.load(from: TemporaryCorpus.repositoryCorpus)
+
+    /// An implementation that answers every operation with the null output.
+    struct NullImplementation: Implementation {
+        let info = ImplementationInfo(name: "null", version: "0", language: "none", homepage: "")
+        func supports(_ operation: String) -> Bool { true }
+        func run(_ request: Request) async -> Answer {
+            let op = SuiteRegistry.operation(named: request.operation)!.1
+            return .output(op.nullOutput(request.input))
+        }
+    }
+
+    struct Failing: Implementation {
+        let info = ImplementationInfo(name: "failing", version: "0", language: "none", homepage: "")
+        func supports(_ operation: String) -> Bool { operation != "ulc.handle" }
+        func run(_ request: Request) async -> Answer { .errored(message: "boom") }
+    }
+
+    func results(_ implementation: some Implementation) async throws -> [CaseResult] {
+        var all: [CaseResult] = []
+        try await Runner(corpus: Self.corpus).run(implementation) { all += $0 }
+        return all
+    }
+
+    @Test func referencePassesItsOwnSuite() async throws {
+        let all = try await results(SwiftImplementation.reference)
+        #expect(all.count == Self.corpus.caseCount)
+        let bad = all.filter { $0.outcome != .pass && $0.outcome != .informational }
+        #expect(bad.isEmpty, "\(bad.map { "\($0.caseID): \($0.message ?? "")" })")
+        // INFO cases are recorded, not judged, but the reference should still agree with them.
+        #expect(all.filter { $0.outcome == .informational && $0.message != nil }.isEmpty)
+    }
+
+    @Test func nullImplementationPassesExactlyTheCasesCountedAsNullPasses() async throws {
+        let reference = try await results(SwiftImplementation.reference)
+        let null = try await results(NullImplementation())
+        let nullPasses = Set(null.filter { $0.outcome == .pass }.map(\.caseID))
+        let counted = Set(reference.filter { $0.outcome == .pass && $0.nullWouldPass }.map(\.caseID))
+        #expect(nullPasses == counted)
+        #expect(!nullPasses.isEmpty && nullPasses.count < reference.count / 2)
+        #expect(null.contains { $0.outcome == .fail })
+    }
+
+    @Test func errorsAndUnsupportedOperationsAreRecorded() async throws {
+        let all = try await results(Failing())
+        #expect(all.filter { $0.operation == "ulc.handle" }.allSatisfy { $0.outcome == .skipped })
+        #expect(all.filter { $0.operation != "ulc.handle" }.allSatisfy { $0.outcome == .errored && $0.message == "boom" })
+    }
+
+    @Test func gradingFollowsTheRequirementLevel() {
+        let mismatch = [Mismatch("kind", expected: "ulc", actual: "notULC")]
+        #expect(Outcome.grade(.output(.null), level: .must, mismatches: mismatch) == .fail)
+        #expect(Outcome.grade(.output(.null), level: .should, mismatches: mismatch) == .nonStrict)
+        #expect(Outcome.grade(.output(.null), level: .info, mismatches: mismatch) == .informational)
+        #expect(Outcome.grade(.output(.null), level: .may, mismatches: []) == .informational)
+        #expect(Outcome.grade(.output(.null), level: .must, mismatches: []) == .pass)
+        #expect(Outcome.grade(.skipped(reason: "x"), level: .must, mismatches: []) == .skipped)
+        #expect(!Outcome.nonStrict.isFailure(strict: false))
+        #expect(Outcome.nonStrict.isFailure(strict: true))
+    }
+
+    @Test func runnerStopsBetweenCasesWhenAskedAndKeepsWhatItHas() async throws {
+        var all: [CaseResult] = []
+        let counter = Counter()
+        let done = try await Runner(corpus: Self.corpus).run(SwiftImplementation.reference, progress: { n, _ in counter.set(n) },
+                                                              shouldStop: { counter.value >= 10 }) { all += $0 }
+        #expect(done == 10)
+        #expect(all.count == 10)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        var value: Int { lock.withLock { n } }
+        func set(_ v: Int) { lock.withLock { n = v } }
+    }
+}

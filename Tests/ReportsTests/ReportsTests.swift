@@ -1,0 +1,84 @@
+import Conformance
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import LinkJSON
+import Testing
+@testable import Reports
+@testable import ResultsStore
+
+/// Reports are rendered from store queries.
+struct ReportsTests {
+    static func storedRun() throws -> (ResultsStore, Int64) {
+        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-reports-\(UUID().uuidString)/r.sqlite")
+        let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
+        let impl = try store.register(ImplementationInfo(name: "vendor <x>", version: "1", language: "Swift", homepage: ""), run: run)
+        func r(_ id: String, _ outcome: Outcome, _ level: RequirementLevel, _ message: String?) -> CaseResult {
+            CaseResult(suite: "ulc", caseID: id, operation: "ulc.parse", requirement: "ULC-6", level: level, outcome: outcome,
+                       nullWouldPass: outcome == .pass, actual: ["kind": "notULC"], expected: ["kind": "ulc"],
+                       message: message, durationNanos: 2_000)
+        }
+        try store.insert([
+            r("ulc/a/pass", .pass, .must, nil),
+            r("ulc/a/fail", .fail, .must, "kind: expected \"ulc\", got \"notULC\" & <more>\u{0}"),
+            r("ulc/a/should", .nonStrict, .should, "a SHOULD"),
+            r("ulc/a/info", .informational, .info, nil),
+            r("ulc/a/skip", .skipped, .must, "not implemented"),
+            r("ulc/a/err", .errored, .must, "boom"),
+        ], run: run, implementation: impl)
+        try store.finishRun(run, status: .completed)
+        return (store, run)
+    }
+
+    @Test func junitIsWellFormedAndMapsOutcomes() throws {
+        let (store, run) = try Self.storedRun()
+        let data = try #require(try ReportData.load(from: store, run: run))
+        let xml = JUnitReport.render(data)
+        let document = try XMLDocument(xmlString: xml)
+        let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
+        #expect(suite.attribute(forName: "tests")?.stringValue == "6")
+        #expect(suite.attribute(forName: "failures")?.stringValue == "1")
+        #expect(suite.attribute(forName: "errors")?.stringValue == "1")
+        #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
+        #expect(try document.nodes(forXPath: "//testcase[@name='ulc/a/should']/failure").isEmpty, "a SHOULD does not fail CI")
+        #expect(xml.contains("&amp; &lt;more&gt;"))
+        #expect(!xml.contains("\u{0}"))
+    }
+
+    @Test func markdownListsEverythingThatDidNotPass() throws {
+        let (store, run) = try Self.storedRun()
+        let md = MarkdownReport.render(try #require(try ReportData.load(from: store, run: run)))
+        #expect(md.contains("| vendor <x> 1 | ulc | 6 | 1 | 1 | 1 | 1 | 1 | 1 | 1 |"))
+        #expect(md.contains("`ulc/a/fail`"))
+        #expect(md.contains("`ulc/a/err`"))
+        #expect(!md.contains("`ulc/a/info`"))
+    }
+
+    @Test func jsonReportRoundTripsThroughTheParser() throws {
+        let (store, run) = try Self.storedRun()
+        let data = try #require(try ReportData.load(from: store, run: run))
+        let text = JSONReport.render(data).serialized(pretty: true)
+        let parsed = try JSONParser.parse(text)
+        #expect(parsed["results"]?.arrayValue?.count == 6)
+        #expect(parsed["summary"]?.arrayValue?.first?["outcomes"]?["fail"]?.intValue == 1)
+        #expect(parsed["summary"]?.arrayValue?.first?["nullAlsoPasses"]?.intValue == 1)
+    }
+
+    @Test func terminalSummaryAndExitDecisionComeFromTheStore() throws {
+        let (store, run) = try Self.storedRun()
+        let data = try #require(try ReportData.load(from: store, run: run))
+        let text = TerminalSummary.render(data)
+        #expect(text.contains("ulc: 6 cases  pass 1  fail 1  nonStrict 1  informational 1  skipped 1  errored 1"))
+        #expect(text.contains("null implementation would also pass 1 of 1"))
+        #expect(data.hasFailures(strict: false))
+    }
+
+    @Test func writerWritesTheThreeFiles() throws {
+        let (store, run) = try Self.storedRun()
+        let dir = NSTemporaryDirectory() + "linkconform-out-\(UUID().uuidString)"
+        let paths = try ReportWriter.write(try #require(try ReportData.load(from: store, run: run)), to: dir)
+        #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml"])
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+}
