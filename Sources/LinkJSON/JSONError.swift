@@ -4,11 +4,10 @@
 /// (columns count bytes), so editors can jump to the spot.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as a stable code.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case unexpectedEnd = "unexpected-end"
         case unexpectedCharacter = "unexpected-character"
         case invalidNumber = "invalid-number"
-        case invalidString = "invalid-string"
         case invalidEscape = "invalid-escape"
         case invalidUTF8 = "invalid-utf8"
         case controlCharacterInString = "control-character-in-string"
@@ -65,17 +64,25 @@ public struct JSONLocations: Sendable {
 }
 
 /// Escapes one reference token of a JSON Pointer (`~` becomes `~0`, `/` becomes `~1`).
+/// Works on Unicode scalars, so a `/` followed by a combining mark is still escaped.
 public func jsonPointerToken(_ token: String) -> String {
-    guard token.contains("~") || token.contains("/") else { return token }
-    return token.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
+    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+    var out = String.UnicodeScalarView()
+    for scalar in token.unicodeScalars {
+        switch scalar {
+        case "~": out.append(contentsOf: "~0".unicodeScalars)
+        case "/": out.append(contentsOf: "~1".unicodeScalars)
+        default: out.append(scalar)
+        }
+    }
+    return String(out)
 }
 
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for ch in self {
-            if ch == target { out += replacement } else { out.append(ch) }
-        }
-        return out
-    }
+/// Whether two strings have the same UTF-8 code units. JSON names and strings are compared this
+/// way (RFC 8259 section 8.3), not with Swift's canonical equivalence, under which "\u{E9}" and
+/// "e\u{301}" are equal.
+@inline(__always)
+func sameCodeUnits(_ a: String, _ b: String) -> Bool {
+    // Equal code units imply canonical equivalence, so `==` (fast for ASCII) rules most out.
+    a == b && a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
 }

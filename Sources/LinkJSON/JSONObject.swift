@@ -1,7 +1,8 @@
 /// The members of a JSON object, in order.
 ///
 /// Lookup is linear: the objects this project handles have a handful of members, and keeping
-/// them in an array preserves order and makes building cheap. Equality ignores member order.
+/// them in an array preserves order and makes building cheap. Equality ignores member order;
+/// keys are compared by UTF-8 code units (RFC 8259 section 8.3).
 ///
 /// ```swift
 /// var object = JSONObject()
@@ -16,6 +17,15 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
+        }
+
+        public static func == (a: Member, b: Member) -> Bool {
+            sameCodeUnits(a.key, b.key) && a.value == b.value
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            for b in key.utf8 { hasher.combine(b) }
+            hasher.combine(value)
         }
     }
 
@@ -36,11 +46,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     /// and setting `nil` removes it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where sameCodeUnits(member.key, key) { return member.value }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { sameCodeUnits($0.key, key) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append(Member(key: key, value: newValue))
@@ -53,24 +63,24 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         members.append(Member(key: key, value: value))
     }
 
+    /// The members ordered by key code units (stable, so repeated keys keep their order): the
+    /// form equality and hashing compare, which makes both ignore member order.
+    var canonicalMembers: [Member] {
+        members.count < 2 ? members : members.enumerated().sorted { a, b in
+            let (ka, kb) = (a.element.key.utf8, b.element.key.utf8)
+            if ka.elementsEqual(kb) { return a.offset < b.offset }
+            return ka.lexicographicallyPrecedes(kb)
+        }.map(\.element)
+    }
+
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
-        for member in lhs.members {
-            guard let other = rhs[member.key], other == member.value else { return false }
-        }
-        return true
+        if lhs.members == rhs.members { return true }
+        return lhs.canonicalMembers == rhs.canonicalMembers
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Order-independent: combine member hashes commutatively.
-        var combined = 0
-        for member in members {
-            var h = Hasher()
-            h.combine(member.key)
-            h.combine(member.value)
-            combined ^= h.finalize()
-        }
         hasher.combine(members.count)
-        hasher.combine(combined)
+        for member in canonicalMembers { hasher.combine(member) }
     }
 }

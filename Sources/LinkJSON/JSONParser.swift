@@ -179,7 +179,7 @@ private struct Reader {
             }
             let keyOffset = index
             let key = try parseString()
-            if !options.allowDuplicateKeys, object[key] != nil {
+            if !options.allowDuplicateKeys, object[key] != nil {   // code-unit comparison
                 throw error(.duplicateKey, "duplicate member name \"\(key)\"", at: keyOffset)
             }
             skipWhitespace()

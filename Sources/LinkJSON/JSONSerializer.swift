@@ -1,6 +1,6 @@
 /// Writes ``JSONValue``s as JSON text: compact for protocol lines, indented for files.
 ///
-/// Output is deterministic: members in their stored order (or sorted, on request), integral
+/// Output is deterministic: members in their stored order (or sorted by code point, on request), integral
 /// numbers without a fraction, non-finite numbers as `null`.
 ///
 /// ```swift
@@ -51,7 +51,7 @@ private struct Writer {
         case .object(let object):
             if object.isEmpty { append("{}"); return }
             out.append(UInt8(ascii: "{"))
-            let members = sortKeys ? object.members.sorted { $0.key < $1.key } : object.members
+            let members = sortKeys ? object.canonicalMembers : object.members
             for (i, member) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)

@@ -14,6 +14,31 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
+
+    /// Strings are equal when their UTF-8 code units are (RFC 8259 section 8.3), not merely
+    /// canonically equivalent: a conformance comparison must see "\u{E9}" and "e\u{301}" differ.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): sameCodeUnits(a, b)
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .number(let d): hasher.combine(2); hasher.combine(d)
+        case .string(let s): hasher.combine(3); hasher.combine(s.utf8.count); for b in s.utf8 { hasher.combine(b) }
+        case .array(let a): hasher.combine(4); hasher.combine(a)
+        case .object(let o): hasher.combine(5); hasher.combine(o)
+        }
+    }
 }
 
 extension JSONValue {

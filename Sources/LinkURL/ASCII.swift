@@ -5,8 +5,22 @@ enum ASCII {
         b >= 0x41 && b <= 0x5A ? b | 0x20 : b
     }
 
-    static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.map(lower), as: UTF8.self)
+    /// RFC 3986 section 6.2.2.1 case normalisation of a host: letters lower-cased, the hex
+    /// digits of percent escapes upper-cased.
+    static func normalizedHost(_ bytes: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var escape = 0
+        for b in bytes {
+            if escape > 0 {
+                out.append(b >= 0x61 && b <= 0x66 ? b - 0x20 : b)
+                escape -= 1
+            } else {
+                if b == UInt8(ascii: "%") { escape = 2 }
+                out.append(lower(b))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

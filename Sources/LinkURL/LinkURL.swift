@@ -58,11 +58,11 @@ public struct LinkURL: Sendable, Hashable {
 
     /// The numeric port, when a port is present and valid.
     public var port: Int? {
-        guard let portRange, !portRange.isEmpty, portRange.count <= 5 else { return nil }
+        guard let portRange, !portRange.isEmpty else { return nil }
         var value = 0
         for b in bytes[portRange] {
             guard b >= 0x30 && b <= 0x39 else { return nil }
-            value = value * 10 + Int(b - 0x30)
+            value = min(value * 10 + Int(b - 0x30), 100_000)   // leading zeros are allowed: "0080" is 80
         }
         return value <= 65_535 ? value : nil
     }
@@ -98,9 +98,10 @@ public struct LinkURL: Sendable, Hashable {
     /// Whether the scheme is `https`, ignoring case (answered by the scan, no comparison).
     public var isHTTPS: Bool { scan.isHTTPS }
 
-    /// The host lower-cased (ASCII only, as RFC 3986 section 6.2.2.1 allows), still encoded.
+    /// The host case-normalised as RFC 3986 section 6.2.2.1 says (letters lower-case, escape
+    /// digits upper-case), still encoded.
     public var normalizedHost: String? {
-        host.map { ASCII.lowercased(bytes[$0]) }
+        host.map { ASCII.normalizedHost(bytes[$0]) }
     }
 
     /// Whether any diagnostic concerns the given component.

@@ -6,7 +6,7 @@
 /// ```swift
 /// let url = LinkURL(parsing: "https://a.example/p q")
 /// url.diagnostics.first?.code     // .space
-/// url.diagnostics.first?.offset   // 18
+/// url.diagnostics.first?.offset   // 19
 /// ```
 public struct URLDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Stable codes; the raw values appear in JSON output and reports.

@@ -30,10 +30,8 @@ public struct URLScan: Sendable, Hashable {
         scanner.run(buffer)
         spans = scanner.spans
         isHTTPS = scanner.schemeIsHTTPS
-        if !scanner.diags.items.isEmpty {
-            diagnostics = scanner.diags.items
-            droppedDiagnostics = scanner.diags.dropped
-        }
+        if !scanner.diags.items.isEmpty { diagnostics = scanner.diags.items }
+        droppedDiagnostics = scanner.diags.dropped
     }
 
     public var scheme: Range<Int>? { spans.scheme.range }

@@ -89,7 +89,15 @@ struct URLScanner {
         while i < n {
             let c = b[i]
             if c == UInt8(ascii: ":") {
-                if i > 0 { scheme = 0..<i; spans.scheme = Span(0..<i); pos = i + 1 }
+                if i > 0 {
+                    scheme = 0..<i
+                    spans.scheme = Span(0..<i)
+                    pos = i + 1
+                } else {
+                    // Neither a URI (no scheme before ':') nor a relative reference (whose first
+                    // segment may not hold ':', RFC 3986 section 4.2).
+                    diags.add(.invalidScheme, 0, .scheme)
+                }
                 break
             }
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
@@ -127,7 +135,6 @@ struct URLScanner {
             spans.fragment = Span((pos + 1)..<n)
             _ = scan(from: pos + 1, row: Row.fragment, component: .fragment)
         }
-        if let host, host.isEmpty, !isFileScheme { diags.add(.emptyHost, host.lowerBound, .host) }
         if let userinfo { spans.userinfo = Span(userinfo) }
         if let host { spans.host = Span(host) }
         if let port { spans.port = Span(port) }
@@ -228,6 +235,7 @@ struct URLScanner {
             _ = scan(from: hostStart, to: hostEnd, row: Row.host, component: .host)
             if colon >= 0 { port = (colon + 1)..<r.upperBound }
         }
+        if let host, host.isEmpty, !isFileScheme { diags.add(.emptyHost, host.lowerBound, .host) }
         if let port {
             var value = 0
             for j in port {

@@ -1,0 +1,121 @@
+import LinkJSON
+import Testing
+
+/// The text the serializer writes.
+struct JSONSerializerTests {
+    @Test func compactOutputHasNoWhitespace() {
+        let value: JSONValue = ["seq": 7, "output": ["kind": "ulc", "list": [1, true, nil]]]
+        #expect(value.serialized() == #"{"seq":7,"output":{"kind":"ulc","list":[1,true,null]}}"#)
+    }
+
+    @Test func membersKeepTheirOrder() {
+        let value: JSONValue = ["b": 1, "a": 2, "c": 3]
+        #expect(value.serialized() == #"{"b":1,"a":2,"c":3}"#)
+    }
+
+    @Test func sortKeysOrdersMembersAtEveryLevel() {
+        let value: JSONValue = ["b": ["z": 1, "y": 2], "a": [["d": 1, "c": 2]]]
+        #expect(value.serialized(sortKeys: true) == #"{"a":[{"c":2,"d":1}],"b":{"y":2,"z":1}}"#)
+    }
+
+    @Test func prettyOutputPutsEachElementOnItsOwnIndentedLine() {
+        let value: JSONValue = ["a": [1, 2], "b": [:], "c": []]
+        let lines = value.serialized(pretty: true).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines == ["{", #"  "a": ["#, "    1,", "    2", "  ],", #"  "b": {},"#, #"  "c": []"#, "}"])
+    }
+
+    @Test func emptyContainers() {
+        #expect(JSONValue.array([]).serialized() == "[]")
+        #expect(JSONValue.object(JSONObject()).serialized() == "{}")
+        #expect(JSONValue.array([]).serialized(pretty: true) == "[]")
+    }
+
+    @Test func scalars() {
+        #expect(JSONValue.null.serialized() == "null")
+        #expect(JSONValue.bool(true).serialized() == "true")
+        #expect(JSONValue.bool(false).serialized() == "false")
+        #expect(JSONValue.string("x").serialized() == #""x""#)
+        #expect(JSONValue.string(nil).serialized() == "null")
+        #expect(JSONValue.string("y" as String?).serialized() == #""y""#)
+    }
+
+    @Test func writeAppendsToExistingBytes() {
+        var out = Array("x=".utf8)
+        JSONSerializer.write([1, 2], to: &out)
+        #expect(out == Array("x=[1,2]".utf8))
+    }
+
+    // MARK: numbers
+
+    @Test(arguments: [(1.0, "1"), (-3.0, "-3"), (0.0, "0"), (123_456_789.0, "123456789"), (1e15 - 1, "999999999999999")]
+        as [(Double, String)])
+    func integralNumbersHaveNoFraction(number: Double, text: String) {
+        #expect(JSONValue.number(number).serialized() == text)
+        #expect(JSONValue.int(Int(number)).serialized() == text)
+    }
+
+    @Test(arguments: [0.5, -0.25, 1.5e-7, 1e300, -1e300, 5e-324, 1.7976931348623157e308, 1e15, 1e21, 0.1, 1.0 / 3.0])
+    func otherNumbersAreWrittenAsJSONNumbersThatReadBackExactly(number: Double) throws {
+        let text = JSONValue.number(number).serialized()
+        #expect(isJSONNumber(text), "\(text)")
+        #expect(try JSONParser.parse(text).doubleValue?.bitPattern == number.bitPattern)
+    }
+
+    @Test(arguments: [Double.infinity, -Double.infinity, Double.nan])
+    func nonFiniteNumbersAreWrittenAsNull(number: Double) {
+        #expect(JSONValue.number(number).serialized() == "null")
+    }
+
+    @Test func generatedNumbersAreValidJSONAndReadBackExactly() throws {
+        var gen = JSONGenerator(rng: SeededGenerator(seed: 8259))
+        for _ in 0..<5_000 {
+            let d = gen.number()
+            let text = JSONValue.number(d).serialized()
+            #expect(isJSONNumber(text), "\(d) -> \(text)")
+            let back = try #require(try JSONParser.parse(text).doubleValue)
+            #expect(back == d, "\(d) -> \(text)")
+            if d != 0 { #expect(back.bitPattern == d.bitPattern, "\(d) -> \(text)") }
+        }
+    }
+
+    // MARK: strings (RFC 8259 section 7)
+
+    @Test func quoteAndBackslashAreEscaped() {
+        #expect(JSONValue.string(#"a"b\c"#).serialized() == #""a\"b\\c""#)
+    }
+
+    @Test func commonControlCharactersUseShortEscapes() {
+        #expect(JSONValue.string("\n\r\t").serialized() == #""\n\r\t""#)
+    }
+
+    @Test func everyControlCharacterIsEscaped() throws {
+        for code in UInt8(0)..<0x20 {
+            let text = JSONValue.string(String(UnicodeScalar(code))).serialized()
+            let bytes = Array(text.utf8)
+            #expect(!bytes.contains { $0 < 0x20 }, "U+00\(String(code, radix: 16))")
+            #expect(try JSONParser.parse(text) == .string(String(UnicodeScalar(code))))
+        }
+    }
+
+    @Test func controlCharacterWithoutShortEscapeIsWrittenAsUnicodeEscape() {
+        // \u followed by four hex digits, in either case (section 7).
+        #expect(JSONValue.string("\u{1}").serialized().lowercased() == #""\u0001""#)
+        #expect(JSONValue.string("\u{1F}").serialized().lowercased() == #""\u001f""#)
+        #expect(JSONValue.string("\u{0}").serialized().lowercased() == #""\u0000""#)
+    }
+
+    @Test func nonASCIIReadsBackTheSame() throws {
+        for s in ["é", "€", "😀", "\u{10FFFF}", "\u{2028}", "\u{FEFF}", "\u{7F}", "e\u{301}"] {
+            let text = JSONValue.string(s).serialized()
+            let back = try #require(try JSONParser.parse(text).stringValue)
+            #expect(back.unicodeScalars.elementsEqual(s.unicodeScalars), "\(text)")
+        }
+    }
+
+    @Test func keysAreEscapedLikeStrings() throws {
+        let value: JSONValue = ["a\"\n\u{1}": 1]
+        let text = value.serialized()
+        #expect(!text.utf8.contains { $0 < 0x20 })
+        #expect(try JSONParser.parse(text) == value)
+    }
+}

@@ -1,0 +1,46 @@
+import LinkURL
+import Testing
+
+/// The scheme is case-insensitive (RFC 3986 section 3.1).
+struct SchemeTests {
+    @Test(arguments: ["https://a/", "HTTPS://a/", "HtTpS://a/", "https:", "https:x"])
+    func httpsSchemeIsRecognisedInAnyCase(text: String) {
+        #expect(LinkURL(parsing: text).isHTTPS)
+    }
+
+    @Test(arguments: ["http://a/", "httpss://a/", "shttps://a/", "http5://a/", "https", "//https/", "/https:", "htt:ps://a"])
+    func otherSchemesAndNoSchemeAreNotHTTPS(text: String) {
+        #expect(!LinkURL(parsing: text).isHTTPS)
+    }
+
+    @Test func isHTTPSAgreesWithSchemeIs() {
+        for text in ["https://a", "HTTPS://a", "http://a", "ftp://a", "hTtPs:", "httpx:"] {
+            let url = LinkURL(parsing: text)
+            #expect(url.isHTTPS == url.schemeIs("https"), "\(text)")
+        }
+    }
+
+    @Test func schemeIsIgnoresCaseOnBothSides() {
+        let url = LinkURL(parsing: "MailTo:a@b")
+        #expect(url.schemeIs("mailto"))
+        #expect(url.schemeIs("MAILTO"))
+        #expect(!url.schemeIs("mail"))
+        #expect(!url.schemeIs("mailtox"))
+    }
+
+    @Test func schemeIsIsFalseWithoutAScheme() {
+        #expect(!LinkURL(parsing: "//a/").schemeIs("https"))
+        #expect(!LinkURL(parsing: "").schemeIs(""))
+    }
+
+    @Test func schemeTextKeepsItsCase() {
+        #expect(LinkURL(parsing: "HTTPS://a/").text(of: .scheme) == "HTTPS")
+    }
+
+    @Test func schemeMustBeFollowedByAColon() {
+        let url = LinkURL(parsing: "https")
+        #expect(url.scheme == nil)
+        #expect(!url.isAbsolute)
+        #expect(url.text(of: .path) == "https")
+    }
+}
