@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the built `linkconform` binary, as a user or a CI job would.
 enum CLI {
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
@@ -21,7 +21,17 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: String? = nil) throws -> Result {
+    /// Runs the binary on a dispatch queue, so that waiting for it never blocks the threads that
+    /// Swift concurrency (and the other tests) run on.
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: String? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, stdin: stdin, in: directory) })
+            }
+        }
+    }
+
+    static func runBlocking(_ arguments: [String], stdin: Data? = nil, in directory: String?) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

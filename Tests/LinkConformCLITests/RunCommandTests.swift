@@ -6,9 +6,9 @@ import Testing
 struct RunCommandTests {
     var corpus: String { CLI.repository.appendingPathComponent("Corpus").path }
 
-    @Test func runStoresSummarisesAndWritesReports() throws {
+    @Test func runStoresSummarisesAndWritesReports() async throws {
         let dir = CLI.temporaryDirectory()
-        let result = try CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress"])
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout.contains("reference"))
         #expect(result.stdout.contains("fail 0"))
@@ -21,61 +21,61 @@ struct RunCommandTests {
 
         // The reports come back from the store alone, later.
         try FileManager.default.removeItem(atPath: dir + "/summary.md")
-        let report = try CLI.run(["report", "--db", dir + "/r.sqlite", "--run", "1", "--out", dir])
+        let report = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--run", "1", "--out", dir])
         #expect(report.status == 0, "\(report.output)")
         #expect(FileManager.default.fileExists(atPath: dir + "/summary.md"))
-        let listing = try CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
+        let listing = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
         #expect(listing.stdout.hasPrefix("1\tcompleted"))
     }
 
-    @Test func unknownSuiteIsAUsageError() throws {
-        let result = try CLI.run(["run", "--suite", "nope", "--db", CLI.temporaryDirectory() + "/r.sqlite"])
+    @Test func unknownSuiteIsAUsageError() async throws {
+        let result = try await CLI.run(["run", "--suite", "nope", "--db", CLI.temporaryDirectory() + "/r.sqlite"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown suite 'nope'"))
     }
 
-    @Test func brokenCorpusStopsTheRunWithFileAndLine() throws {
+    @Test func brokenCorpusStopsTheRunWithFileAndLine() async throws {
         let dir = CLI.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir + "/Corpus/ulc/cases", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: corpus + "/ulc/requirements.json", toPath: dir + "/Corpus/ulc/requirements.json")
         try Data("{\"suite\": \"ulc\",\n \"cases\": [}\n".utf8).write(to: URL(fileURLWithPath: dir + "/Corpus/ulc/cases/x.json"))
-        let result = try CLI.run(["run", "--corpus", dir + "/Corpus", "--db", dir + "/r.sqlite", "--reports", dir], in: dir)
+        let result = try await CLI.run(["run", "--corpus", dir + "/Corpus", "--db", dir + "/r.sqlite", "--reports", dir], in: dir)
         #expect(result.status == 2)
         #expect(result.stderr.contains("Corpus/ulc/cases/x.json:2:12: error: invalid JSON"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/summary.md"))
-        let lint = try CLI.run(["corpus", "lint", "--corpus", dir + "/Corpus"], in: dir)
+        let lint = try await CLI.run(["corpus", "lint", "--corpus", dir + "/Corpus"], in: dir)
         #expect(lint.status == 2)
         #expect(lint.stdout.contains("x.json:2:12"))
     }
 
-    @Test func unwritableDatabaseIsReportedBeforeAnyWork() throws {
+    @Test func unwritableDatabaseIsReportedBeforeAnyWork() async throws {
         let dir = CLI.temporaryDirectory()
-        let result = try CLI.run(["run", "--corpus", corpus, "--db", "/proc/nope/results.sqlite", "--reports", dir])
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", "/proc/nope/results.sqlite", "--reports", dir])
         #expect(result.status == 2)
         #expect(result.stderr.contains("/proc/nope/results.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/summary.md"))
     }
 
-    @Test func lintAndStatsOnTheRepositoryCorpus() throws {
-        let lint = try CLI.run(["corpus", "lint", "--corpus", corpus])
+    @Test func lintAndStatsOnTheRepositoryCorpus() async throws {
+        let lint = try await CLI.run(["corpus", "lint", "--corpus", corpus])
         #expect(lint.status == 0, "\(lint.output)")
         #expect(lint.stdout.contains("0 errors"))
-        let stats = try CLI.run(["corpus", "stats", "--corpus", corpus, "--json"])
+        let stats = try await CLI.run(["corpus", "stats", "--corpus", corpus, "--json"])
         let json = try JSONParser.parse(stats.stdout)
         let ulc = json.arrayValue?.first
         #expect((ulc?["cases"]?.intValue ?? 0) >= 150)
         #expect(ulc?["judgedRequirementsFullyCovered"] == ulc?["judgedRequirements"])
     }
 
-    @Test func helpTeaches() throws {
-        let help = try CLI.run(["--help"])
+    @Test func helpTeaches() async throws {
+        let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("Exit codes"))
-        let runHelp = try CLI.run(["run", "--help"])
+        let runHelp = try await CLI.run(["run", "--help"])
         #expect(runHelp.stdout.contains("nonStrict"))
     }
 
-    @Test func interruptedRunIsMarkedAndKeepsItsResults() throws {
+    @Test func interruptedRunIsMarkedAndKeepsItsResults() async throws {
         // A corpus big enough to take a while: the repository's plus 12,000 generated cases.
         let dir = CLI.temporaryDirectory()
         try FileManager.default.copyItem(atPath: corpus, toPath: dir + "/Corpus")
@@ -93,13 +93,13 @@ struct RunCommandTests {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: dir + "/r.sqlite"),
-               (try? CLI.run(["report", "--db", dir + "/r.sqlite", "--list"]))?.stdout.contains("\trunning\t") == true { break }
-            Thread.sleep(forTimeInterval: 0.02)
+               (try? await CLI.run(["report", "--db", dir + "/r.sqlite", "--list"]))?.stdout.contains("\trunning\t") == true { break }
+            try await Task.sleep(for: .milliseconds(20))
         }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        let listing = try CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
+        let listing = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
         #expect(listing.stdout.contains("\tinterrupted\t"), "\(listing.output)")
         let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))
         let stored = json["results"]?.arrayValue?.count ?? -1
