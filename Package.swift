@@ -20,6 +20,8 @@ let package = Package(
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
         .target(name: "LinkJSON"),
         .target(name: "LinkURL"),
+        // Seeded random numbers for property tests, benchmark inputs and fuzz replays.
+        .target(name: "SeededRandom"),
         // Protocol modules (reference implementations).
         .target(name: "ULC", dependencies: ["LinkURL"]),
         // Corpus, requirements, operations, runner, outcomes.
@@ -34,11 +36,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "Conformance", "LinkJSON"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "Conformance", "LinkJSON", "SeededRandom"]),
 
-        .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON"]),
-        .testTarget(name: "LinkURLTests", dependencies: ["LinkURL"]),
-        .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL"]),
+        .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
+        .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
+        .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),

@@ -1,22 +1,12 @@
 import Conformance
 import Foundation
 import LinkURL
+import SeededRandom
 import ULC
 
-/// A small deterministic generator (SplitMix64), so every run parses the same links.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func generateLinks(_ n: Int) -> [String] {
-    var rng = SplitMix(state: 0x5EED)
+    var rng = SeededGenerator(seed: 0x5EED)
     let hosts = ["app.example.com", "cisco.webex.com", "appb.company.com", "vocera.example.org", "tc.example.net"]
     let actions = ["/logout", "/signout", "/actions/logout", "/actions/logout?force=1", "/api/v2/session/end?src=ulc&x=1"]
     let callbackHosts = ["locker.groundctl.com", "maps.apple.com", "sampledomain.com", "appa.com"]

@@ -1,3 +1,4 @@
+import SeededRandom
 import LinkURL
 import Testing
 
