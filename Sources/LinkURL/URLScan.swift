@@ -9,13 +9,15 @@
 /// ```
 public struct URLScan: Sendable, Hashable {
     var spans = Spans()
+    /// Most diagnostics kept (``URLLimits/maxDiagnostics``).
+    private var diagnosticLimit: Int32 = 64
     /// Every problem found, in input order (at most ``URLLimits/maxDiagnostics``).
     public private(set) var diagnostics: [URLDiagnostic] = []
     /// How many diagnostics were found beyond the stored ones.
     public private(set) var droppedDiagnostics = 0
     /// Whether the scheme is `https` (compared ignoring ASCII case, RFC 3986 section 3.1):
     /// the question every protocol module asks, answered during the scan.
-    public private(set) var isHTTPS = false
+    public internal(set) var isHTTPS = false
 
     /// An empty reference.
     public init() {}
@@ -26,12 +28,17 @@ public struct URLScan: Sendable, Hashable {
             diagnostics = [URLDiagnostic(code: .tooLong, offset: limits.maxLength, component: nil)]
             return
         }
-        var scanner = URLScanner(diags: DiagnosticCollector(limit: limits.maxDiagnostics))
-        scanner.run(buffer)
-        spans = scanner.spans
-        isHTTPS = scanner.schemeIsHTTPS
-        if !scanner.diags.items.isEmpty { diagnostics = scanner.diags.items }
-        droppedDiagnostics = scanner.diags.dropped
+        diagnosticLimit = Int32(clamping: limits.maxDiagnostics)
+        run(buffer)
+    }
+
+    /// Records a diagnostic, or counts it when the limit is reached.
+    mutating func add(_ code: URLDiagnostic.Code, _ offset: Int, _ component: URLComponent?) {
+        if diagnostics.count < Int(diagnosticLimit) {
+            diagnostics.append(URLDiagnostic(code: code, offset: offset, component: component))
+        } else {
+            droppedDiagnostics += 1
+        }
     }
 
     public var scheme: Range<Int>? { spans.scheme.range }
@@ -85,18 +92,4 @@ struct Span: Sendable, Hashable {
 struct Spans: Sendable, Hashable {
     var scheme = Span(), authority = Span(), userinfo = Span(), host = Span(), port = Span()
     var path = Span(), query = Span(), fragment = Span()
-}
-
-struct DiagnosticCollector {
-    let limit: Int
-    var items: [URLDiagnostic] = []
-    var dropped = 0
-
-    mutating func add(_ code: URLDiagnostic.Code, _ offset: Int, _ component: URLComponent?) {
-        if items.count < limit {
-            items.append(URLDiagnostic(code: code, offset: offset, component: component))
-        } else {
-            dropped += 1
-        }
-    }
 }

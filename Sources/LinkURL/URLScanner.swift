@@ -1,6 +1,5 @@
-/// The splitting and checking core of ``LinkURL``: one pass per component, driven by
-/// per-component byte tables, over a buffer, with all state in locals.
-struct URLScanner {
+/// The byte tables that drive ``URLScan``: one row of byte kinds per component.
+enum URLScanner {
     /// What a byte means in a component (the entries of ``kinds``). Single bits, tested with
     /// `&`, so the hot loop is a few predictable branches rather than a jump table.
     enum Kind {
@@ -65,22 +64,15 @@ struct URLScanner {
 
     /// Hexadecimal digit values; 0xFF for other bytes.
     static let hex: [UInt8] = (0..<256).map { ByteClass.hexValue(UInt8($0)) ?? 0xFF }
+}
 
-    var b = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    let kinds = URLScanner.kindsPointer
-    let hex = URLScanner.hexPointer
-    var diags: DiagnosticCollector
+/// The splitting and checking core: one pass per component, driven by the byte tables, writing
+/// straight into the scan (no intermediate struct to copy).
+extension URLScan {
+    typealias Kind = URLScanner.Kind
+    typealias Row = URLScanner.Row
 
-    var spans = Spans()
-    var schemeIsHTTPS = false
-    // Working copies of the ranges the scan itself consults.
-    var scheme: Range<Int>?
-    var userinfo: Range<Int>?
-    var host: Range<Int>?
-    var port: Range<Int>?
-
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
-        b = buffer
+    mutating func run(_ b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
         var pos = 0
 
@@ -90,20 +82,19 @@ struct URLScanner {
             let c = b[i]
             if c == UInt8(ascii: ":") {
                 if i > 0 {
-                    scheme = 0..<i
                     spans.scheme = Span(0..<i)
                     pos = i + 1
                 } else {
                     // Neither a URI (no scheme before ':') nor a relative reference (whose first
                     // segment may not hold ':', RFC 3986 section 4.2).
-                    diags.add(.invalidScheme, 0, .scheme)
+                    add(.invalidScheme, 0, .scheme)
                 }
                 break
             }
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
             i += 1
         }
-        if let scheme { checkScheme(scheme) }
+        if let scheme { checkScheme(b, scheme) }
 
         // Authority: after "//", up to the next '/', '?' or '#'. One pass also finds the last
         // '@' (the host starts after it: an earlier '@' is an invalid userinfo byte, and the host
@@ -119,28 +110,25 @@ struct URLScanner {
                 end &+= 1
             }
             spans.authority = Span((pos + 2)..<end)
-            splitAuthority((pos + 2)..<end, lastAt: lastAt, colon: colon)
+            splitAuthority(b, (pos + 2)..<end, lastAt: lastAt, colon: colon)
             pos = end
         }
 
-        let pathEnd = scan(from: pos, row: Row.path, component: .path)
+        let pathEnd = scan(b, from: pos, row: Row.path, component: .path)
         spans.path = Span(pos..<pathEnd)
         pos = pathEnd
         if pos < n, b[pos] == UInt8(ascii: "?") {
-            let queryEnd = scan(from: pos + 1, row: Row.query, component: .query)
+            let queryEnd = scan(b, from: pos + 1, row: Row.query, component: .query)
             spans.query = Span((pos + 1)..<queryEnd)
             pos = queryEnd
         }
         if pos < n, b[pos] == UInt8(ascii: "#") {
             spans.fragment = Span((pos + 1)..<n)
-            _ = scan(from: pos + 1, row: Row.fragment, component: .fragment)
+            _ = scan(b, from: pos + 1, row: Row.fragment, component: .fragment)
         }
-        if let userinfo { spans.userinfo = Span(userinfo) }
-        if let host { spans.host = Span(host) }
-        if let port { spans.port = Span(port) }
     }
 
-    var isFileScheme: Bool {
+    func isFileScheme(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let scheme, scheme.count == 4 else { return false }
         return (b[0] | 0x20) == UInt8(ascii: "f") && (b[1] | 0x20) == UInt8(ascii: "i")
             && (b[2] | 0x20) == UInt8(ascii: "l") && (b[3] | 0x20) == UInt8(ascii: "e")
@@ -148,8 +136,10 @@ struct URLScanner {
 
     /// Checks bytes from `start` until a byte of kind ``Kind/end`` (or the end of input) and
     /// returns where the component ends. With `splitting`, records query items on the way.
-    mutating func scan(from start: Int, to limit: Int? = nil, row: Int, component: URLComponent) -> Int {
+    mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int? = nil, row: Int, component: URLComponent) -> Int {
         let n = limit ?? b.count
+        let kinds = URLScanner.kindsPointer
+        let hex = URLScanner.hexPointer
         var j = start
         // Plain bytes and valid escapes are the hot path: bit tests, no switch, so the loop
         // compiles to a few predictable branches per byte.
@@ -157,58 +147,59 @@ struct URLScanner {
             let kind = kinds[row &+ Int(b[j])]
             if _fastPath(kind == 0) { j &+= 1; continue }
             if kind & Kind.percent != 0 {
-                if j &+ 2 < n, hex[Int(b[j &+ 1])] != 0xFF, hex[Int(b[j &+ 2])] != 0xFF { j &+= 3 } else { j = unusual(kind, at: j, end: n, component: component) }
+                if j &+ 2 < n, hex[Int(b[j &+ 1])] != 0xFF, hex[Int(b[j &+ 2])] != 0xFF { j &+= 3 } else { j = unusual(b, kind, at: j, end: n, component: component) }
                 continue
             }
             if kind & Kind.end != 0 { return j }
-            j = unusual(kind, at: j, end: n, component: component)
+            j = unusual(b, kind, at: j, end: n, component: component)
         }
         return n
     }
 
     /// Records a diagnostic for a byte that does not belong in the component; returns where to go on.
     @inline(never)
-    mutating func unusual(_ kind: UInt8, at j: Int, end n: Int, component: URLComponent) -> Int {
+    mutating func unusual(_ b: UnsafeBufferPointer<UInt8>, _ kind: UInt8, at j: Int, end n: Int, component: URLComponent) -> Int {
         switch kind {
         case Kind.percent:
-            diags.add(.invalidPercentEscape, j, component)
+            add(.invalidPercentEscape, j, component)
         case Kind.nonASCII:
-            diags.add(.nonASCII, j, component)
+            add(.nonASCII, j, component)
             // One diagnostic per run of non-ASCII bytes (one character is 2 to 4 bytes).
             var k = j
             while k < n, b[k] >= 0x80 { k += 1 }
             return k
-        case Kind.space: diags.add(.space, j, component)
-        case Kind.control: diags.add(.controlCharacter, j, component)
-        default: diags.add(.invalidCharacter, j, component)
+        case Kind.space: add(.space, j, component)
+        case Kind.control: add(.controlCharacter, j, component)
+        default: add(.invalidCharacter, j, component)
         }
         return j + 1
     }
 
-    mutating func checkScheme(_ r: Range<Int>) {
+    mutating func checkScheme(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) {
+        let kinds = URLScanner.kindsPointer
         let s = r.lowerBound
         if r.count == 5 {
-            schemeIsHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s + 1] | 0x20) == UInt8(ascii: "t")
+            isHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s + 1] | 0x20) == UInt8(ascii: "t")
                 && (b[s + 2] | 0x20) == UInt8(ascii: "t") && (b[s + 3] | 0x20) == UInt8(ascii: "p")
                 && (b[s + 4] | 0x20) == UInt8(ascii: "s")
         }
         let first = b[s] | 0x20
         if first < UInt8(ascii: "a") || first > UInt8(ascii: "z") {
-            diags.add(.invalidScheme, s, .scheme)
+            add(.invalidScheme, s, .scheme)
             return
         }
         for k in r where kinds[Row.scheme &+ Int(b[k])] != Kind.plain {
-            diags.add(.invalidScheme, k, .scheme)
+            add(.invalidScheme, k, .scheme)
             return
         }
     }
 
-    mutating func splitAuthority(_ r: Range<Int>, lastAt: Int, colon: Int) {
+    mutating func splitAuthority(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, lastAt: Int, colon: Int) {
         var hostStart = r.lowerBound
         if lastAt >= 0 {
-            userinfo = r.lowerBound..<lastAt
+            spans.userinfo = Span(r.lowerBound..<lastAt)
             hostStart = lastAt + 1
-            _ = scan(from: r.lowerBound, to: lastAt, row: Row.userinfo, component: .userinfo)
+            _ = scan(b, from: r.lowerBound, to: lastAt, row: Row.userinfo, component: .userinfo)
         }
 
         if hostStart < r.upperBound, b[hostStart] == UInt8(ascii: "[") {
@@ -217,36 +208,36 @@ struct URLScanner {
             var hostEnd = r.upperBound
             if close < r.upperBound {
                 hostEnd = close + 1
-                if !IPLiteral.isValid(b, (hostStart + 1)..<close) { diags.add(.invalidIPLiteral, hostStart, .host) }
+                if !IPLiteral.isValid(b, (hostStart + 1)..<close) { add(.invalidIPLiteral, hostStart, .host) }
             } else {
-                diags.add(.invalidIPLiteral, hostStart, .host)
+                add(.invalidIPLiteral, hostStart, .host)
             }
-            host = hostStart..<hostEnd
+            spans.host = Span(hostStart..<hostEnd)
             if hostEnd < r.upperBound {
                 if b[hostEnd] == UInt8(ascii: ":") {
-                    port = (hostEnd + 1)..<r.upperBound
+                    spans.port = Span((hostEnd + 1)..<r.upperBound)
                 } else {
-                    diags.add(.invalidCharacter, hostEnd, .host)
+                    add(.invalidCharacter, hostEnd, .host)
                 }
             }
         } else {
             let hostEnd = colon >= 0 ? colon : r.upperBound
-            host = hostStart..<hostEnd
-            _ = scan(from: hostStart, to: hostEnd, row: Row.host, component: .host)
-            if colon >= 0 { port = (colon + 1)..<r.upperBound }
+            spans.host = Span(hostStart..<hostEnd)
+            _ = scan(b, from: hostStart, to: hostEnd, row: Row.host, component: .host)
+            if colon >= 0 { spans.port = Span((colon + 1)..<r.upperBound) }
         }
-        if let host, host.isEmpty, !isFileScheme { diags.add(.emptyHost, host.lowerBound, .host) }
-        if let port {
+        if let host, host.isEmpty, !isFileScheme(b) { add(.emptyHost, host.lowerBound, .host) }
+        if let port = portRange {
             var value = 0
             for j in port {
                 let c = b[j]
                 guard c >= 0x30 && c <= 0x39 else {
-                    diags.add(.invalidPort, j, .port)
+                    add(.invalidPort, j, .port)
                     return
                 }
                 value = min(value * 10 + Int(c - 0x30), 100_000)
             }
-            if value > 65_535 { diags.add(.invalidPort, port.lowerBound, .port) }
+            if value > 65_535 { add(.invalidPort, port.lowerBound, .port) }
         }
     }
 }

@@ -144,8 +144,8 @@ private struct Parser {
                 message: "\(name) decodes to bytes that are not UTF-8 text"))
             return
         }
+        let text = nested.decoded ?? ""   // captured alone: capturing `nested` would copy it
         let problems = ULC.urlProblems(parameter, nested.scan, offset: at) { r in
-            let text = nested.decoded ?? ""
             guard let r else { return text }
             return String(decoding: Array(text.utf8)[r], as: UTF8.self)
         }

@@ -23,6 +23,7 @@ struct BenchMain {
             benchULC(count: count)
             await benchSuite()
         case "profile-ulc": profileULC(count: count)
+        case "profile-short": profileShort()
         default:
             print("usage: linkconform-bench [ulc [count] | suite | all | profile-ulc [count]]")
             exit(64)

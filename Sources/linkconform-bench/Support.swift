@@ -58,17 +58,27 @@ struct FoundationExtraction {
     }
 }
 
-/// Best time of `rounds` rounds of `body`, in seconds.
-func best(rounds: Int = 7, _ body: () -> Int) -> (seconds: Double, checksum: Int) {
-    var bestTime = Double.infinity
-    var checksum = 0
-    for _ in 0..<rounds {
+/// Times two bodies in alternating rounds (A, B, A, B, ...), so that a burst of noise on this
+/// shared machine hits both alike, and returns each one's best round and the median of the
+/// per-round ratios B/A, in seconds.
+func sideBySide(rounds: Int = 15, _ a: () -> Int, _ b: () -> Int) -> (a: Double, b: Double, medianRatio: Double) {
+    func time(_ body: () -> Int) -> Double {
         let start = ContinuousClock.now
-        checksum = body()
+        let checksum = body()
         let elapsed = start.duration(to: ContinuousClock.now)
-        bestTime = min(bestTime, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        if checksum == Int.min { print("") }   // keeps the work observable
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
-    return (bestTime, checksum)
+    var bestA = Double.infinity, bestB = Double.infinity
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+        let ta = time(a), tb = time(b)
+        bestA = min(bestA, ta)
+        bestB = min(bestB, tb)
+        ratios.append(tb / ta)
+    }
+    ratios.sort()
+    return (bestA, bestB, ratios[ratios.count / 2])
 }
 
 func rate(_ n: Int, _ seconds: Double) -> String {
