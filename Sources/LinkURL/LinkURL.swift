@@ -122,18 +122,12 @@ public struct LinkURL: Sendable, Hashable {
             let end = query.upperBound
             var start = query.lowerBound
             while true {
-                // The name runs to the first '=' or '&'; the value, if any, to the next '&'.
-                var k = start
-                while k < end, b[k] != UInt8(ascii: "="), b[k] != UInt8(ascii: "&") { k &+= 1 }
-                var equals = -1
-                if k < end, b[k] == UInt8(ascii: "=") {
-                    equals = k
-                    k &+= 1
-                    while k < end, b[k] != UInt8(ascii: "&") { k &+= 1 }
-                }
-                try body(QueryItem(start: start, equals: equals, end: k))
-                if k >= end { return }
-                start = k + 1
+                // memchr finds the separators many bytes at a time.
+                let itemEnd = ByteSearch.first(UInt8(ascii: "&"), in: b, from: start, to: end)
+                let equals = ByteSearch.first(UInt8(ascii: "="), in: b, from: start, to: itemEnd)
+                try body(QueryItem(start: start, equals: equals < itemEnd ? equals : -1, end: itemEnd))
+                if itemEnd >= end { return }
+                start = itemEnd + 1
             }
         }
     }

@@ -35,17 +35,18 @@ public struct NestedURL: Sendable {
     /// The decoded value split as a URL.
     public let scan: URLScan
     public let findings: [Finding]
-    let outer: [UInt8]
+    /// The decoded bytes, kept only when they are not UTF-8 (otherwise ``decoded`` holds them).
+    let undecodable: [UInt8]?
     let limits: URLLimits
 
     public init(in outer: [UInt8], value: Range<Int>, limits: URLLimits = .default) {
         raw = value
-        self.outer = outer
         self.limits = limits
         // One pass decodes once into scratch memory and notes how the raw value was written;
         // the split then runs on the scratch bytes, so no array is built.
         var findings: [Finding] = []
         var text: String? = nil
+        var bytes: [UInt8]? = nil
         var split = URLScan()
         outer.withUnsafeBufferPointer { b in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(value.count, 1)) { out in
@@ -53,16 +54,25 @@ public struct NestedURL: Sendable {
                 var w = 0
                 var k = value.lowerBound
                 let end = value.upperBound
-                let kinds = NestedURL.kinds
-                let hex = URLScanner.hexPointer
+                let tables = URLScanner.Tables.current
+                let kinds = tables.nested
+                let hex = tables.hex
                 while k < end {
+                    // Four plain bytes at a time: copied as they are.
+                    while k &+ 4 <= end,
+                          kinds[Int(b[k])] | kinds[Int(b[k &+ 1])] | kinds[Int(b[k &+ 2])] | kinds[Int(b[k &+ 3])] == 0 {
+                        out[w] = b[k]; out[w &+ 1] = b[k &+ 1]; out[w &+ 2] = b[k &+ 2]; out[w &+ 3] = b[k &+ 3]
+                        w &+= 4
+                        k &+= 4
+                    }
+                    guard k < end else { break }
                     var c = b[k]
                     let kind = kinds[Int(c)]
                     if kind != 0 {
                         // Bit tests, not a switch: the compiler would make a jump table of a
                         // switch, and '%' is too frequent for its indirect branch to predict.
                         if kind & 1 != 0 {
-                            if k &+ 2 < end, case let h = hex[Int(b[k &+ 1])], case let l = hex[Int(b[k &+ 2])], h | l != 0xFF, h < 16, l < 16 {
+                            if k &+ 2 < end, case let h = hex[Int(b[k &+ 1])], case let l = hex[Int(b[k &+ 2])], h < 16, l < 16 {
                                 c = h << 4 | l
                                 k &+= 2
                                 nonASCII = nonASCII || c >= 0x80
@@ -86,19 +96,21 @@ public struct NestedURL: Sendable {
                     text = String(decoding: once, as: UTF8.self)
                 } else {
                     findings.append(.notUTF8)
+                    bytes = Array(once)
                 }
-                if NestedURL.looksEncoded(once) { findings.append(.doubleEncoded) }
+                if NestedURL.looksEncoded(once, schemeKinds: tables.kinds + URLScanner.Row.scheme) { findings.append(.doubleEncoded) }
                 split = URLScan(scanning: once, limits: limits)
             }
         }
         decoded = text
+        undecodable = bytes
         scan = split
         self.findings = findings
     }
 
     /// The value decoded once, as bytes.
     public var decodedBytes: [UInt8] {
-        decoded.map { Array($0.utf8) } ?? PercentCodec.decode(outer[raw])
+        decoded.map { Array($0.utf8) } ?? undecodable ?? []
     }
 
     /// The decoded value as a ``LinkURL`` (built on request).
@@ -113,29 +125,29 @@ public struct NestedURL: Sendable {
     }
 
     /// Per byte of a raw value: 0 copied as is, 1 `%`, 2 `?` or `=`, 4 `+`, 8 non-ASCII.
-    nonisolated(unsafe) static let kinds: UnsafePointer<UInt8> = {
-        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        t.initialize(repeating: 0, count: 256)
+    static let kindTable: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
         t[Int(UInt8(ascii: "%"))] = 1
         t[Int(UInt8(ascii: "?"))] = 2
         t[Int(UInt8(ascii: "="))] = 2
         t[Int(UInt8(ascii: "+"))] = 4
         for b in 0x80..<0x100 { t[b] = 8 }
-        return UnsafePointer(t)
+        return t
     }()
 
     /// Whether text starts like a percent-encoded absolute URL: a scheme followed by `%3A`
     /// (`https%3A%2F%2F...`).
     public static func looksEncoded(_ text: String) -> Bool {
         var copy = text
-        return copy.withUTF8(looksEncoded)
+        return copy.withUTF8 { looksEncoded($0, schemeKinds: URLScanner.kindsPointer + URLScanner.Row.scheme) }
     }
 
     /// Whether bytes start like a percent-encoded absolute URL: a scheme followed by `%3A`.
-    static func looksEncoded(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, ByteClass.table[Int(first)] & ByteClass.alpha != 0 else { return false }
+    /// `schemeKinds` is the scanner's scheme row (0 for bytes a scheme may hold).
+    static func looksEncoded(_ bytes: UnsafeBufferPointer<UInt8>, schemeKinds: UnsafePointer<UInt8>) -> Bool {
+        guard let first = bytes.first, case let lower = first | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
         var k = 1
-        while k < bytes.count, ByteClass.table[Int(bytes[k])] & ByteClass.scheme != 0 { k += 1 }
+        while k < bytes.count, schemeKinds[Int(bytes[k])] == 0 { k += 1 }
         return k + 2 < bytes.count && bytes[k] == UInt8(ascii: "%") && bytes[k + 1] == UInt8(ascii: "3")
             && (bytes[k + 2] | 0x20) == UInt8(ascii: "a")
     }

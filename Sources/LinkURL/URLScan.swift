@@ -55,6 +55,11 @@ public struct URLScan: Sendable, Hashable {
         diagnostics.isEmpty ? [] : diagnostics.filter { $0.code != .emptyHost }
     }
 
+    /// The first of ``syntaxDiagnostics``, without building the array.
+    public var firstSyntaxDiagnostic: URLDiagnostic? {
+        diagnostics.isEmpty ? nil : diagnostics.first { $0.code != .emptyHost }
+    }
+
     /// Whether the input was over the length limit and therefore not split.
     public var isOverLimit: Bool { diagnostics.first?.code == .tooLong }
 

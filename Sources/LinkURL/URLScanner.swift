@@ -21,11 +21,26 @@ enum URLScanner {
         static let query = 768
         static let fragment = 1024
         static let scheme = 1280
+        /// Bytes in all the rows.
+        static let end = 1536
     }
 
-    /// The tables, built once and never freed, so the scan reads them through plain pointers.
-    nonisolated(unsafe) static let kindsPointer: UnsafePointer<UInt8> = pointer(to: kinds)
-    nonisolated(unsafe) static let hexPointer: UnsafePointer<UInt8> = pointer(to: hex)
+    /// All tables in one block, built once and never freed, so a scan reads them through
+    /// plain pointers after a single lazy-initialisation check: the kind rows, then the hex
+    /// values, then ``NestedURL``'s byte kinds.
+    nonisolated(unsafe) static let block: UnsafePointer<UInt8> = pointer(to: kinds + hex + NestedURL.kindTable)
+    static var kindsPointer: UnsafePointer<UInt8> { block }
+
+    /// The pointers, fetched once per scan and handed down.
+    struct Tables {
+        let kinds: UnsafePointer<UInt8>
+        let hex: UnsafePointer<UInt8>
+        let nested: UnsafePointer<UInt8>
+        static var current: Tables {
+            let b = block
+            return Tables(kinds: b, hex: b + Row.end, nested: b + Row.end + 256)
+        }
+    }
 
     static func pointer(to table: [UInt8]) -> UnsafePointer<UInt8> {
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: table.count)
@@ -34,7 +49,7 @@ enum URLScanner {
     }
 
     static let kinds: [UInt8] = {
-        var t = [UInt8](repeating: 0, count: 1536)
+        var t = [UInt8](repeating: 0, count: Row.end)
         for row in [Row.userinfo, Row.host, Row.path, Row.query, Row.fragment] {
             let component: URLComponent = switch row {
             case Row.userinfo: .userinfo
@@ -73,6 +88,7 @@ extension URLScan {
     typealias Row = URLScanner.Row
 
     mutating func run(_ b: UnsafeBufferPointer<UInt8>) {
+        let t = URLScanner.Tables.current
         let n = b.count
         var pos = 0
 
@@ -94,7 +110,7 @@ extension URLScan {
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
             i += 1
         }
-        if let scheme { checkScheme(b, scheme) }
+        if let scheme { checkScheme(b, scheme, t) }
 
         // Authority: after "//", up to the next '/', '?' or '#'. One pass also finds the last
         // '@' (the host starts after it: an earlier '@' is an invalid userinfo byte, and the host
@@ -110,21 +126,21 @@ extension URLScan {
                 end &+= 1
             }
             spans.authority = Span((pos + 2)..<end)
-            splitAuthority(b, (pos + 2)..<end, lastAt: lastAt, colon: colon)
+            splitAuthority(b, (pos + 2)..<end, lastAt: lastAt, colon: colon, t)
             pos = end
         }
 
-        let pathEnd = scan(b, from: pos, row: Row.path, component: .path)
+        let pathEnd = scan(b, from: pos, row: Row.path, component: .path, t)
         spans.path = Span(pos..<pathEnd)
         pos = pathEnd
         if pos < n, b[pos] == UInt8(ascii: "?") {
-            let queryEnd = scan(b, from: pos + 1, row: Row.query, component: .query)
+            let queryEnd = scan(b, from: pos + 1, row: Row.query, component: .query, t)
             spans.query = Span((pos + 1)..<queryEnd)
             pos = queryEnd
         }
         if pos < n, b[pos] == UInt8(ascii: "#") {
             spans.fragment = Span((pos + 1)..<n)
-            _ = scan(b, from: pos + 1, row: Row.fragment, component: .fragment)
+            _ = scan(b, from: pos + 1, row: Row.fragment, component: .fragment, t)
         }
     }
 
@@ -136,18 +152,32 @@ extension URLScan {
 
     /// Checks bytes from `start` until a byte of kind ``Kind/end`` (or the end of input) and
     /// returns where the component ends. With `splitting`, records query items on the way.
-    mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int? = nil, row: Int, component: URLComponent) -> Int {
+    mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int? = nil, row: Int,
+                       component: URLComponent, _ t: URLScanner.Tables) -> Int {
         let n = limit ?? b.count
-        let kinds = URLScanner.kindsPointer
-        let hex = URLScanner.hexPointer
+        let kinds = t.kinds
+        let hex = t.hex
         var j = start
         // Plain bytes and valid escapes are the hot path: bit tests, no switch, so the loop
         // compiles to a few predictable branches per byte.
         while j < n {
+            // Four plain bytes at a time: one test for the common run of letters and digits.
+            while j &+ 4 <= n {
+                let any = kinds[row &+ Int(b[j])] | kinds[row &+ Int(b[j &+ 1])]
+                    | kinds[row &+ Int(b[j &+ 2])] | kinds[row &+ Int(b[j &+ 3])]
+                if any != 0 { break }
+                j &+= 4
+            }
+            guard j < n else { break }
             let kind = kinds[row &+ Int(b[j])]
-            if _fastPath(kind == 0) { j &+= 1; continue }
+            if kind == 0 { j &+= 1; continue }
             if kind & Kind.percent != 0 {
-                if j &+ 2 < n, hex[Int(b[j &+ 1])] != 0xFF, hex[Int(b[j &+ 2])] != 0xFF { j &+= 3 } else { j = unusual(b, kind, at: j, end: n, component: component) }
+                if j &+ 2 < n, hex[Int(b[j &+ 1])] != 0xFF, hex[Int(b[j &+ 2])] != 0xFF {
+                    j &+= 3
+                } else {
+                    add(.invalidPercentEscape, j, component)
+                    j &+= 1
+                }
                 continue
             }
             if kind & Kind.end != 0 { return j }
@@ -160,8 +190,6 @@ extension URLScan {
     @inline(never)
     mutating func unusual(_ b: UnsafeBufferPointer<UInt8>, _ kind: UInt8, at j: Int, end n: Int, component: URLComponent) -> Int {
         switch kind {
-        case Kind.percent:
-            add(.invalidPercentEscape, j, component)
         case Kind.nonASCII:
             add(.nonASCII, j, component)
             // One diagnostic per run of non-ASCII bytes (one character is 2 to 4 bytes).
@@ -175,31 +203,35 @@ extension URLScan {
         return j + 1
     }
 
-    mutating func checkScheme(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) {
-        let kinds = URLScanner.kindsPointer
+    mutating func checkScheme(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ t: URLScanner.Tables) {
         let s = r.lowerBound
         if r.count == 5 {
-            isHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s + 1] | 0x20) == UInt8(ascii: "t")
-                && (b[s + 2] | 0x20) == UInt8(ascii: "t") && (b[s + 3] | 0x20) == UInt8(ascii: "p")
-                && (b[s + 4] | 0x20) == UInt8(ascii: "s")
+            isHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s &+ 1] | 0x20) == UInt8(ascii: "t")
+                && (b[s &+ 2] | 0x20) == UInt8(ascii: "t") && (b[s &+ 3] | 0x20) == UInt8(ascii: "p")
+                && (b[s &+ 4] | 0x20) == UInt8(ascii: "s")
+            if isHTTPS { return }   // a valid scheme: nothing more to check
         }
         let first = b[s] | 0x20
         if first < UInt8(ascii: "a") || first > UInt8(ascii: "z") {
             add(.invalidScheme, s, .scheme)
             return
         }
-        for k in r where kinds[Row.scheme &+ Int(b[k])] != Kind.plain {
-            add(.invalidScheme, k, .scheme)
-            return
+        var k = s &+ 1
+        while k < r.upperBound {
+            if t.kinds[Row.scheme &+ Int(b[k])] != Kind.plain {
+                add(.invalidScheme, k, .scheme)
+                return
+            }
+            k &+= 1
         }
     }
 
-    mutating func splitAuthority(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, lastAt: Int, colon: Int) {
+    mutating func splitAuthority(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, lastAt: Int, colon: Int, _ t: URLScanner.Tables) {
         var hostStart = r.lowerBound
         if lastAt >= 0 {
             spans.userinfo = Span(r.lowerBound..<lastAt)
             hostStart = lastAt + 1
-            _ = scan(b, from: r.lowerBound, to: lastAt, row: Row.userinfo, component: .userinfo)
+            _ = scan(b, from: r.lowerBound, to: lastAt, row: Row.userinfo, component: .userinfo, t)
         }
 
         if hostStart < r.upperBound, b[hostStart] == UInt8(ascii: "[") {
@@ -223,7 +255,7 @@ extension URLScan {
         } else {
             let hostEnd = colon >= 0 ? colon : r.upperBound
             spans.host = Span(hostStart..<hostEnd)
-            _ = scan(b, from: hostStart, to: hostEnd, row: Row.host, component: .host)
+            _ = scan(b, from: hostStart, to: hostEnd, row: Row.host, component: .host, t)
             if colon >= 0 { spans.port = Span((colon + 1)..<r.upperBound) }
         }
         if let host, host.isEmpty, !isFileScheme(b) { add(.emptyHost, host.lowerBound, .host) }

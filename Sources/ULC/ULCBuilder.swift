@@ -35,7 +35,7 @@ extension ULC {
         if actionURL.fragment != nil {
             problems.append(ULCViolation(.linkHasFragment, message: "the action has a fragment; parameters appended after it would be part of the fragment"))
         }
-        if let problem = actionURL.scan.syntaxDiagnostics.first {
+        if let problem = actionURL.scan.firstSyntaxDiagnostic {
             problems.append(ULCViolation(.linkInvalidSyntax, message: "the action is not valid RFC 3986 syntax: \(problem.message)"))
         }
         let items = actionURL.queryItems
@@ -78,7 +78,7 @@ extension ULC {
                 message: "\(name) reads '\(shortened(text(nil)))', which is not an absolute URL; it must be a universal link (https://host/...)")]
         }
         let userinfo = scan.userinfo
-        let problem = scan.syntaxDiagnostics.first
+        let problem = scan.firstSyntaxDiagnostic
         guard !scan.isHTTPS || scan.hasNoHost || userinfo != nil || problem != nil else { return [] }
         var found: [ULCViolation] = []
         if !scan.isHTTPS {

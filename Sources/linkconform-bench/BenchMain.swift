@@ -23,9 +23,9 @@ struct BenchMain {
             benchULC(count: count)
             await benchSuite()
         case "profile-ulc": profileULC(count: count)
-        case "profile-short": profileShort()
+        case "profile-foundation": profileFoundation(count: count)
         default:
-            print("usage: linkconform-bench [ulc [count] | suite | all | profile-ulc [count]]")
+            print("usage: linkconform-bench [ulc [count] | suite | all | profile-ulc [count] | profile-foundation [count]]")
             exit(64)
         }
     }

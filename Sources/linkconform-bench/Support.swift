@@ -61,7 +61,7 @@ struct FoundationExtraction {
 /// Times two bodies in alternating rounds (A, B, A, B, ...), so that a burst of noise on this
 /// shared machine hits both alike, and returns each one's best round and the median of the
 /// per-round ratios B/A, in seconds.
-func sideBySide(rounds: Int = 15, _ a: () -> Int, _ b: () -> Int) -> (a: Double, b: Double, medianRatio: Double) {
+func sideBySide(rounds: Int = 25, _ a: () -> Int, _ b: () -> Int) -> (a: Double, b: Double, medianRatio: Double) {
     func time(_ body: () -> Int) -> Double {
         let start = ContinuousClock.now
         let checksum = body()

@@ -44,3 +44,11 @@ func profileULC(count: Int) {
     for _ in 0..<20 { for link in links { n &+= ULC.parse(link).violations.count } }
     print(n)
 }
+
+/// Only the Foundation loop, many times: for a profiler.
+func profileFoundation(count: Int) {
+    let links = generateLinks(count)
+    var n = 0
+    for _ in 0..<20 { for link in links { n &+= FoundationExtraction(link).valid ? 1 : 0 } }
+    print(n)
+}
