@@ -17,7 +17,7 @@ public struct LinkConformCommand: AsyncParsableCommand {
             2 the harness could not do its job (bad corpus, unwritable store); 64 usage error.
             """,
         version: LinkConformVersion.current,
-        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self]
     )
 
     public init() {}

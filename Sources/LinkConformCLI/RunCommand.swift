@@ -10,19 +10,29 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the suites against the implementations, store the results, print and write reports.",
         discussion: """
-            Runs every case of the selected suites (default: all) against the built-in reference \
-            implementation, shows progress on stderr, stores the run in the results database, \
-            prints a summary per suite and writes summary.md, results.json and junit.xml.
+            Runs every case of the selected suites (default: all) against the implementations \
+            (default: the built-in reference), shows progress on stderr, stores the run in the \
+            results database, prints a summary per suite and writes summary.md, results.json and \
+            junit.xml.
+
+            Other implementations run as adapters: --adapter 'python3 my_adapter.py' or \
+            --adapter-manifest Adapters/python-urllib/adapter.json (docs/adapter-protocol.md). A \
+            manifest may name an expected-failures file: its listed cases become expectedFail, \
+            and a listed case that passes is an unexpectedPass.
 
             The summary counts outcomes: pass; fail (a MUST not met); nonStrict (a SHOULD not met); \
             informational (the source is silent: recorded, not judged); skipped; errored. It also says \
             how many passes an implementation that does nothing would have earned.
 
-            Exit codes: 0 no failure; 1 a fail or an error (with --strict, a nonStrict too); 2 the \
-            harness could not run (corpus errors, unwritable database); 64 usage; 130 interrupted.
+            Exit codes: 0 no unexpected failure; 1 a fail, an error, a crash, a timeout, a protocol \
+            error or an unexpected pass (with --strict, a nonStrict too); 2 the harness could not do \
+            its job (corpus errors, unwritable database, an adapter that never started); 64 usage; \
+            130 interrupted.
             """)
 
     @OptionGroup var corpusOptions: CorpusOptions
+
+    @OptionGroup var implementationOptions: ImplementationOptions
 
     @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
     var db = "Reports/results.sqlite"
@@ -51,11 +61,24 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.harness
         }
         let corpus = try corpusOptions.loadOrExit()
+        let plans: [ImplementationOptions.Plan]
+        switch implementationOptions.plans() {
+        case .success(let p): plans = p
+        case .failure(let error):
+            for message in error.messages { Console.error(message) }
+            throw Exit.harness
+        }
+        for plan in plans {
+            for stale in plan.expectedFailures?.unknown(in: corpus) ?? [] {
+                Console.error("\(plan.expectedFailures!.path):\(stale.line): \(stale.caseID) is not a case of this corpus; remove the line")
+            }
+        }
 
         let options: JSONValue = [
             "suites": .array(corpus.suites.map { .string($0.name) }),
             "corpus": .string(corpusOptions.corpus),
             "strict": .bool(strict),
+            "implementations": .array(plans.map { .string($0.implementation.displayName) }),
         ]
         let runID: Int64
         do {
@@ -67,17 +90,54 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.harness
         }
 
-        let implementations: [any Implementation] = [SwiftImplementation.reference]
         let runner = Runner(corpus: corpus)
         var status = RunStatus.completed
+        var seen: [ImplementationInfo] = []
+        /// The same implementation twice in one run (in process and as an adapter, say) gets
+        /// "#2" after its name, so its results stay apart.
+        func distinct(_ info: ImplementationInfo) -> ImplementationInfo {
+            var candidate = info
+            var n = 1
+            while seen.contains(candidate) {
+                n += 1
+                candidate.name = "\(info.name) #\(n)"
+            }
+            seen.append(candidate)
+            return candidate
+        }
+        var harnessFailed = false
         do {
-            for implementation in implementations {
-                let implementationID = try store.register(implementation.info, run: runID)
-                let progress = Progress(label: implementation.info.name, enabled: !noProgress)
-                try await runner.run(implementation, progress: progress.update, shouldStop: { stop.isSet }) { batch in
-                    try store.insert(batch, run: runID, implementation: implementationID)
-                }
+            for plan in plans {
                 if stop.isSet { status = .interrupted; break }
+                let implementation = plan.implementation
+                var started: Result<ImplementationInfo, ImplementationError>
+                if let prepare = plan.prepare, let failure = Preparation.run(prepare, in: plan.workingDirectory) {
+                    started = .failure(ImplementationError(failure))
+                } else {
+                    do { started = .success(try await implementation.start()) } catch { started = .failure(error) }
+                }
+                let sinkInto = { (id: Int64) in { (batch: [CaseResult]) throws in try store.insert(batch, run: runID, implementation: id) } }
+                switch started {
+                case .failure(let error):
+                    harnessFailed = true
+                    Console.error("\(implementation.displayName) did not start: \(error.message)")
+                    let id = try store.register(distinct(ImplementationInfo(name: implementation.displayName, version: "", language: "", homepage: "")), run: runID)
+                    try runner.recordNotRun(reason: "\(implementation.displayName) did not start: \(error.message)",
+                                            expectedFailures: plan.expectedFailures, sink: sinkInto(id))
+                    try store.setImplementationStatus(run: runID, implementation: id, status: "failed-to-start",
+                                                      notes: [error.message], expectedFailures: plan.expectedFailures?.path)
+                case .success(let announced):
+                    let info = distinct(announced)
+                    let id = try store.register(info, run: runID)
+                    let progress = Progress(label: info.name, enabled: !noProgress)
+                    try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: progress.update,
+                                         shouldStop: { stop.isSet }, sink: sinkInto(id))
+                    await implementation.stop()
+                    let givenUp = (implementation as? AdapterImplementation)?.givenUp
+                    try store.setImplementationStatus(run: runID, implementation: id, status: givenUp == nil ? "ok" : "gave-up",
+                                                      notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
+                    if stop.isSet { status = .interrupted; break }
+                }
             }
         } catch {
             Console.error("the run failed: \(error)")
@@ -100,6 +160,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.line("stored as run \(runID) in \(db)")
         }
         if status == .interrupted { throw Exit.interrupted }
+        if harnessFailed { throw Exit.harness }
         if data.hasFailures(strict: strict) { throw Exit.failures }
     }
 }

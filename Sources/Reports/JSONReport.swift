@@ -15,7 +15,9 @@ public enum JSONReport {
         ]
         root["implementations"] = .array(data.implementations.map { impl in
             ["id": .int(Int(impl.id)), "name": .string(impl.info.name), "version": .string(impl.info.version),
-             "language": .string(impl.info.language), "homepage": .string(impl.info.homepage)]
+             "language": .string(impl.info.language), "homepage": .string(impl.info.homepage),
+             "status": .string(impl.status), "notes": .array(impl.notes.map(JSONValue.string)),
+             "expectedFailures": .string(impl.expectedFailures)]
         })
         root["summary"] = .array(data.summary.map { row in
             var counts = JSONObject()
@@ -27,6 +29,18 @@ public enum JSONReport {
         root["requirements"] = .array(data.requirements.map { r in
             ["suite": .string(r.suite), "id": .string(r.id), "level": .string(r.level.rawValue),
              "title": .string(r.title), "decided": .bool(r.decided)]
+        })
+        root["matrix"] = .array(data.matrix.map { row in
+            var cells = JSONObject()
+            for impl in data.implementations {
+                guard let counts = row.cells[impl.id] else { continue }
+                var c = JSONObject()
+                for outcome in ReportData.columns where (counts[outcome] ?? 0) > 0 { c[outcome.rawValue] = .int(counts[outcome]!) }
+                cells[impl.info.name] = .object(c)
+            }
+            return ["suite": .string(row.requirement.suite), "requirement": .string(row.requirement.id),
+                    "level": .string(row.requirement.level.rawValue), "title": .string(row.requirement.title),
+                    "cases": .int(row.cases), "nullPasses": .int(row.nullPasses), "implementations": .object(cells)]
         })
         root["results"] = .array(data.results.map { stored in
             let r = stored.result

@@ -2,19 +2,19 @@ import Conformance
 
 /// `junit.xml`, for CI systems: one test suite per implementation and suite, one test case per case.
 ///
-/// `fail` becomes a `<failure>`; `errored`, `crashed`, `timedOut` and `protocolError` become an
-/// `<error>`; `skipped` a `<skipped>`. `nonStrict` (a SHOULD not met) and `informational` pass,
-/// with their outcome as a property and their message in `<system-out>`, so that a SHOULD never
-/// turns a CI job red unless the run is `--strict`.
+/// `fail` and `unexpectedPass` become a `<failure>`; `errored`, `crashed`, `timedOut` and
+/// `protocolError` an `<error>`; `skipped` and `notRun` a `<skipped>`. `nonStrict` (a SHOULD not
+/// met), `informational` and `expectedFail` pass, with their outcome as a property and their
+/// message in `<system-out>`, so that a SHOULD never turns a CI job red unless the run is `--strict`.
 public enum JUnitReport {
     public static func render(_ data: ReportData) -> String {
         var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         let all = data.results.map(\.result)
-        out.append(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(all.count)" failures="\#(count(all, failures))" errors="\#(count(all, errors))" skipped="\#(count(all, [.skipped]))" time="\#(seconds(all))">"#)
+        out.append(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(all.count)" failures="\#(count(all, failures))" errors="\#(count(all, errors))" skipped="\#(count(all, [.skipped, .notRun]))" time="\#(seconds(all))">"#)
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
             let rs = data.results.filter { $0.implementationID == row.implementationID && $0.result.suite == row.suite }.map(\.result)
-            out.append(#"  <testsuite name="\#(escape(name)).\#(escape(row.suite))" tests="\#(rs.count)" failures="\#(count(rs, failures))" errors="\#(count(rs, errors))" skipped="\#(count(rs, [.skipped]))" time="\#(seconds(rs))">"#)
+            out.append(#"  <testsuite name="\#(escape(name)).\#(escape(row.suite))" tests="\#(rs.count)" failures="\#(count(rs, failures))" errors="\#(count(rs, errors))" skipped="\#(count(rs, [.skipped, .notRun]))" time="\#(seconds(rs))">"#)
             for r in rs {
                 let open = #"    <testcase classname="\#(escape(r.suite)).\#(escape(r.requirement))" name="\#(escape(r.caseID))" time="\#(String(format: "%.6f", Double(r.durationNanos) / 1e9))""#
                 let message = escape(r.message ?? "")
@@ -29,11 +29,15 @@ public enum JUnitReport {
                     out.append(open + ">")
                     out.append(#"      <error type="\#(r.outcome.rawValue)" message="\#(message)"/>"#)
                     out.append("    </testcase>")
-                case .skipped:
+                case .unexpectedPass:
+                    out.append(open + ">")
+                    out.append(#"      <failure type="unexpectedPass" message="\#(message)"/>"#)
+                    out.append("    </testcase>")
+                case .skipped, .notRun:
                     out.append(open + ">")
                     out.append(#"      <skipped message="\#(message)"/>"#)
                     out.append("    </testcase>")
-                case .nonStrict, .informational:
+                case .nonStrict, .informational, .expectedFail:
                     out.append(open + ">")
                     out.append(#"      <properties><property name="outcome" value="\#(r.outcome.rawValue)"/><property name="level" value="\#(r.level.rawValue)"/></properties>"#)
                     if !message.isEmpty { out.append("      <system-out>\(r.outcome.rawValue): \(message)</system-out>") }
@@ -46,7 +50,7 @@ public enum JUnitReport {
         return out.joined(separator: "\n") + "\n"
     }
 
-    static let failures: Set<Outcome> = [.fail]
+    static let failures: Set<Outcome> = [.fail, .unexpectedPass]
     static let errors: Set<Outcome> = [.errored, .crashed, .timedOut, .protocolError]
 
     static func count(_ rs: [CaseResult], _ outcomes: Set<Outcome>) -> Int {

@@ -26,33 +26,58 @@ public enum MarkdownReport {
             let name = data.implementation(row.implementationID).map { "\($0.name) \($0.version)" } ?? "?"
             out.append("| \(cell(name)) | \(row.suite) | \(row.total) | " + columns.map { String(row.count($0)) }.joined(separator: " | ") + " | \(row.nullAlsoPass) |")
         }
-        for impl in data.implementations {
-            out.append("")
-            out.append("## Requirements: \(cell(impl.info.name))")
-            out.append("")
-            out.append("| requirement | level | title | cases | pass | fail | nonStrict | informational | other |")
-            out.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
-            let mine = data.results.filter { $0.implementationID == impl.id }.map(\.result)
-            for requirement in data.requirements {
-                let rs = mine.filter { $0.suite == requirement.suite && $0.requirement == requirement.id }
-                guard !rs.isEmpty else { continue }
-                func n(_ o: Outcome) -> Int { rs.filter { $0.outcome == o }.count }
-                let other = rs.count - n(.pass) - n(.fail) - n(.nonStrict) - n(.informational)
-                let level = requirement.level.rawValue + (requirement.decided ? " (decided)" : "")
-                out.append("| \(requirement.id) | \(level) | \(cell(requirement.title)) | \(rs.count) | \(n(.pass)) | \(n(.fail)) | \(n(.nonStrict)) | \(n(.informational)) | \(other) |")
-            }
-        }
-        let problems = data.problems
         out.append("")
-        out.append("## Cases that did not pass (\(problems.count))")
-        if problems.isEmpty { out.append(""); out.append("None.") }
-        for stored in problems {
-            let r = stored.result
-            let who = data.implementation(stored.implementationID)?.name ?? "?"
+        out.append("## Implementations")
+        out.append("")
+        for impl in data.implementations {
+            let info = impl.info
+            var line = "- **\(cell(info.name))** \(info.version) (\(info.language.isEmpty ? "?" : info.language))"
+            if !info.homepage.isEmpty { line += ", \(info.homepage)" }
+            if impl.status != "ok" { line += ": **\(impl.status)**" }
+            out.append(line)
+            if let file = impl.expectedFailures {
+                let expected = data.results.filter { $0.implementationID == impl.id && $0.result.outcome == .expectedFail }.count
+                out.append("  - expected failures: \(expected), listed in `\(file)`")
+            }
+            for note in impl.notes.prefix(20) { out.append("  - \(inline(note))") }
+            if impl.notes.count > 20 { out.append("  - ... and \(impl.notes.count - 20) more notes") }
+        }
+
+        let matrix = data.matrix
+        out.append("")
+        out.append("## Requirements by implementation")
+        out.append("")
+        out.append("Each cell: pass / fail / nonStrict / informational, then `+n` for other outcomes (skipped, errors, expected failures).")
+        out.append("\"null\" is how many of the requirement's cases an implementation that does nothing would pass.")
+        out.append("")
+        out.append("| requirement | level | title | cases | null | " + data.implementations.map { cell($0.info.name) }.joined(separator: " | ") + " |")
+        out.append("|---|---|---|---:|---:|" + data.implementations.map { _ in "---:|" }.joined())
+        for row in matrix {
+            let r = row.requirement
+            let level = r.level.rawValue + (r.decided ? " (decided)" : "")
+            let cells = data.implementations.map { impl -> String in
+                guard let counts = row.cells[impl.id] else { return "" }
+                func n(_ o: Outcome) -> Int { counts[o] ?? 0 }
+                let other = counts.values.reduce(0, +) - n(.pass) - n(.fail) - n(.nonStrict) - n(.informational)
+                return "\(n(.pass))/\(n(.fail))/\(n(.nonStrict))/\(n(.informational))" + (other > 0 ? " +\(other)" : "")
+            }
+            out.append("| \(r.id) | \(level) | \(cell(r.title)) | \(row.cases) | \(row.nullPasses) | " + cells.joined(separator: " | ") + " |")
+        }
+
+        let problems = data.problems
+        for impl in data.implementations {
+            let mine = problems.filter { $0.implementationID == impl.id }
             out.append("")
-            out.append("- **\(r.outcome.rawValue)** `\(r.caseID)` (\(who); \(r.requirement) \(r.level.rawValue))" + (r.message.map { ": \(inline($0))" } ?? ""))
-            out.append("  - expected: `\(inline(r.expected.serialized()))`")
-            if let actual = r.actual { out.append("  - actual: `\(inline(actual.serialized()))`") }
+            out.append("## Not passed: \(cell(impl.info.name)) (\(mine.count))")
+            if mine.isEmpty { out.append(""); out.append("None.") }
+            for stored in mine.prefix(500) {
+                let r = stored.result
+                out.append("")
+                out.append("- **\(r.outcome.rawValue)** `\(r.caseID)` (\(r.requirement) \(r.level.rawValue))" + (r.message.map { ": \(inline($0))" } ?? ""))
+                out.append("  - expected: `\(inline(r.expected.serialized()))`")
+                if let actual = r.actual { out.append("  - actual: `\(inline(actual.serialized()))`") }
+            }
+            if mine.count > 500 { out.append(""); out.append("... and \(mine.count - 500) more in results.json.") }
         }
         return out.joined(separator: "\n") + "\n"
     }

@@ -26,7 +26,8 @@ public struct ReportData: Sendable {
     }
 
     /// Outcomes shown as columns, in this order.
-    public static let columns: [Outcome] = [.pass, .fail, .nonStrict, .informational, .skipped, .errored, .crashed, .timedOut, .protocolError]
+    public static let columns: [Outcome] = [.pass, .fail, .nonStrict, .informational, .skipped, .errored, .crashed,
+                                            .timedOut, .protocolError, .notRun, .expectedFail, .unexpectedPass]
 
     /// Columns worth showing: the first five always, the rest only when some row has them.
     public var visibleColumns: [Outcome] {
@@ -43,8 +44,41 @@ public struct ReportData: Sendable {
         Double(results.reduce(Int64(0)) { $0 + $1.result.durationNanos }) / 1e9
     }
 
-    /// Results that are not passes, informational records or skips.
+    /// One row of the cross-implementation matrix: a requirement, and per implementation the
+    /// outcomes of its cases.
+    public struct MatrixRow: Sendable {
+        public let requirement: StoredRequirement
+        /// Distinct cases judging the requirement.
+        public let cases: Int
+        /// Of those, how many a null implementation would pass.
+        public let nullPasses: Int
+        /// Outcome counts per implementation id.
+        public let cells: [Int64: [Outcome: Int]]
+    }
+
+    /// Requirements (rows) by implementations (columns), in registry order; requirements no case
+    /// judged are left out.
+    public var matrix: [MatrixRow] {
+        var cells: [String: [Int64: [Outcome: Int]]] = [:]
+        var cases: [String: Set<String>] = [:]
+        var nullCases: [String: Set<String>] = [:]
+        for stored in results {
+            let r = stored.result
+            let key = r.suite + "|" + r.requirement
+            cells[key, default: [:]][stored.implementationID, default: [:]][r.outcome, default: 0] += 1
+            cases[key, default: []].insert(r.caseID)
+            if r.nullWouldPass { nullCases[key, default: []].insert(r.caseID) }
+        }
+        return requirements.compactMap { requirement in
+            let key = requirement.suite + "|" + requirement.id
+            guard let row = cells[key] else { return nil }
+            return MatrixRow(requirement: requirement, cases: cases[key]?.count ?? 0,
+                             nullPasses: nullCases[key]?.count ?? 0, cells: row)
+        }
+    }
+
+    /// Results that are not passes, informational records, skips or expected failures.
     public var problems: [StoredResult] {
-        results.filter { ![.pass, .informational, .skipped].contains($0.result.outcome) }
+        results.filter { ![.pass, .informational, .skipped, .expectedFail].contains($0.result.outcome) }
     }
 }

@@ -42,10 +42,16 @@ public struct RunStart: Sendable {
     }
 }
 
-/// An implementation as stored (id plus its info).
+/// An implementation as stored for a run: id, info, and how it fared.
 public struct StoredImplementation: Sendable, Hashable {
     public let id: Int64
     public let info: ImplementationInfo
+    /// `ok`, `failed-to-start` or `gave-up`.
+    public var status: String = "ok"
+    /// Restarts and why, and other events of the run.
+    public var notes: [String] = []
+    /// The expected-failures file the run used, if any.
+    public var expectedFailures: String? = nil
 }
 
 /// A requirement as it was when the run started (reports do not depend on today's corpus).

@@ -109,6 +109,13 @@ public final class ResultsStore: Sendable {
                 CREATE INDEX caseResult_byRun ON caseResult (runId, implementationId, suite, outcome);
                 """)
         }
+        migrator.registerMigration("v2: how each implementation fared in a run") { db in
+            try db.execute(sql: """
+                ALTER TABLE runImplementation ADD COLUMN status TEXT NOT NULL DEFAULT 'ok';
+                ALTER TABLE runImplementation ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE runImplementation ADD COLUMN expectedFailures TEXT;
+                """)
+        }
         return migrator
     }()
 
@@ -176,6 +183,19 @@ public final class ResultsStore: Sendable {
         }
     }
 
+    /// Records how an implementation fared in a run: `ok`, `failed-to-start`, `gave-up`; notes
+    /// (restarts and why); the expected-failures file used.
+    public func setImplementationStatus(run: Int64, implementation: Int64, status: String, notes: [String],
+                                        expectedFailures: String?) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE runImplementation SET status = ?, notes = ?, expectedFailures = ?
+                WHERE runId = ? AND implementationId = ?
+                """, arguments: [status, JSONValue.array(notes.map(JSONValue.string)).serialized(), expectedFailures,
+                                 run, implementation])
+        }
+    }
+
     /// Writes a batch of results in one transaction.
     public func insert(_ results: [CaseResult], run: Int64, implementation: Int64) throws {
         try pool.write { db in
@@ -228,11 +248,14 @@ public final class ResultsStore: Sendable {
     public func implementations(run: Int64) throws -> [StoredImplementation] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT i.* FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
-                WHERE ri.runId = ? ORDER BY i.id
+                SELECT i.*, ri.status, ri.notes, ri.expectedFailures FROM implementation i
+                JOIN runImplementation ri ON ri.implementationId = i.id
+                WHERE ri.runId = ? ORDER BY ri.rowid
                 """, arguments: [run]).map { row in
-                StoredImplementation(id: row["id"], info: ImplementationInfo(name: row["name"], version: row["version"],
-                                                                             language: row["language"], homepage: row["homepage"]))
+                let notes = (try? JSONParser.parse(row["notes"] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
+                return StoredImplementation(id: row["id"], info: ImplementationInfo(name: row["name"], version: row["version"],
+                                                                                    language: row["language"], homepage: row["homepage"]),
+                                            status: row["status"], notes: notes, expectedFailures: row["expectedFailures"])
             }
         }
     }

@@ -8,20 +8,18 @@ struct RunnerTests {
     static let corpus = Corpus.load(from: TemporaryCorpus.repositoryCorpus)
 
     /// An implementation that answers every operation with the null output.
-    struct NullImplementation: Implementation {
-        let info = ImplementationInfo(name: "null", version: "0", language: "none", homepage: "")
-        func supports(_ operation: String) -> Bool { true }
-        func run(_ request: Request) async -> Answer {
-            let op = SuiteRegistry.operation(named: request.operation)!.1
-            return .output(op.nullOutput(request.input))
-        }
-    }
+    static let null = SwiftImplementation(
+        info: ImplementationInfo(name: "null", version: "0", language: "none", homepage: ""),
+        handlers: Dictionary(uniqueKeysWithValues: SuiteRegistry.all.flatMap(\.operations).map { op in
+            (op.name, { @Sendable (input: JSONValue) async throws -> JSONValue in op.nullOutput(input) })
+        }))
 
-    struct Failing: Implementation {
-        let info = ImplementationInfo(name: "failing", version: "0", language: "none", homepage: "")
-        func supports(_ operation: String) -> Bool { operation != "ulc.handle" }
-        func run(_ request: Request) async -> Answer { .errored(message: "boom") }
-    }
+    struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+
+    /// An implementation that fails every operation it has, and lacks ulc.handle.
+    static let failing = SwiftImplementation(
+        info: ImplementationInfo(name: "failing", version: "0", language: "none", homepage: ""),
+        handlers: ["ulc.parse": { _ in throw Boom() }, "ulc.build": { _ in throw Boom() }])
 
     func results(_ implementation: some Implementation) async throws -> [CaseResult] {
         var all: [CaseResult] = []
@@ -40,7 +38,7 @@ struct RunnerTests {
 
     @Test func nullImplementationPassesExactlyTheCasesCountedAsNullPasses() async throws {
         let reference = try await results(SwiftImplementation.reference)
-        let null = try await results(NullImplementation())
+        let null = try await results(Self.null)
         let nullPasses = Set(null.filter { $0.outcome == .pass }.map(\.caseID))
         let counted = Set(reference.filter { $0.outcome == .pass && $0.nullWouldPass }.map(\.caseID))
         #expect(nullPasses == counted)
@@ -49,7 +47,7 @@ struct RunnerTests {
     }
 
     @Test func errorsAndUnsupportedOperationsAreRecorded() async throws {
-        let all = try await results(Failing())
+        let all = try await results(Self.failing)
         #expect(all.filter { $0.operation == "ulc.handle" }.allSatisfy { $0.outcome == .skipped })
         #expect(all.filter { $0.operation != "ulc.handle" }.allSatisfy { $0.outcome == .errored && $0.message == "boom" })
     }

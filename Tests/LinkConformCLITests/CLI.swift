@@ -31,9 +31,18 @@ enum CLI {
         }
     }
 
-    static func runBlocking(_ arguments: [String], stdin: Data? = nil, in directory: String?) throws -> Result {
+    /// Runs another program (looked up in PATH) the same way.
+    static func runTool(_ command: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(command, stdin: nil, in: nil, program: "/usr/bin/env") })
+            }
+        }
+    }
+
+    static func runBlocking(_ arguments: [String], stdin: Data? = nil, in directory: String?, program: String = binary) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? repository.path)
         let out = Pipe(), err = Pipe(), input = Pipe()

@@ -28,20 +28,63 @@ public struct Request: Sendable {
     }
 }
 
-/// What an implementation answered.
+/// What an implementation answered, or what became of the request.
 public enum Answer: Sendable, Hashable {
     case output(JSONValue)
+    /// The implementation chose not to run the case.
     case skipped(reason: String)
-    case errored(message: String)
+    /// The implementation reported an error instead of an output.
+    case errored(message: String, detail: JSONValue? = nil)
+    /// The implementation's process died while the case was running.
+    case crashed(message: String)
+    /// No answer within the per-request timeout.
+    case timedOut(message: String)
+    /// The answer broke the adapter protocol.
+    case protocolError(message: String)
+    /// The case never reached the implementation (it was given up, or never started).
+    case notRun(reason: String)
 }
 
-/// Anything the runner can run cases against: an in-process Swift implementation or (later)
-/// an adapter process speaking the adapter protocol.
+/// Why an implementation could not be started at all.
+public struct ImplementationError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Anything the runner can run cases against: an in-process Swift implementation or an adapter
+/// process speaking the adapter protocol (``AdapterImplementation``).
 public protocol Implementation: Sendable {
-    var info: ImplementationInfo { get }
-    /// Whether the implementation answers this operation at all.
+    /// A name to show before the implementation has said who it is (adapters: the manifest's name
+    /// or the command).
+    var displayName: String { get }
+    /// Starts the implementation (an adapter: launch it and shake hands) and says who it is.
+    func start() async throws(ImplementationError) -> ImplementationInfo
+    /// Whether the implementation answers this operation at all (asked after ``start()``).
     func supports(_ operation: String) -> Bool
     func run(_ request: Request) async -> Answer
+    /// How many requests may be outstanding at once (1: one after another).
+    var window: Int { get }
+    /// What happened to the implementation as a whole (restarts, giving up), for the reports.
+    var notes: [String] { get }
+    /// Later verdicts on cases already answered (an adapter that answered a case twice).
+    func takeAmendments() -> [Amendment]
+    func stop() async
+}
+
+extension Implementation {
+    public func takeAmendments() -> [Amendment] { [] }
+}
+
+/// A later verdict on a case already answered.
+public struct Amendment: Sendable {
+    public let caseID: String
+    public let answer: Answer
+
+    public init(caseID: String, answer: Answer) {
+        self.caseID = caseID
+        self.answer = answer
+    }
 }
 
 /// An implementation made of Swift closures, one per operation, run in this process.
@@ -59,6 +102,12 @@ public struct SwiftImplementation: Implementation {
         self.info = info
         self.handlers = handlers
     }
+
+    public var displayName: String { info.name }
+    public var window: Int { 1 }
+    public var notes: [String] { [] }
+    public func start() async throws(ImplementationError) -> ImplementationInfo { info }
+    public func stop() async {}
 
     public func supports(_ operation: String) -> Bool { handlers[operation] != nil }
 
@@ -78,6 +127,9 @@ public struct SwiftImplementation: Implementation {
         info: ImplementationInfo(name: "reference", version: LinkConformVersion.current, language: "Swift",
                                  homepage: "https://github.com/linkconform/linkconform"),
         handlers: SuiteRegistry.all.reduce(into: [:]) { all, suite in all.merge(suite.reference) { a, _ in a } })
+
+    /// The built-in implementations, by the name `--implementation` takes.
+    public static let builtIn: [String: SwiftImplementation] = ["reference": reference]
 }
 
 /// The version of LinkConform (tool, reference implementation and report format).

@@ -18,13 +18,28 @@ public enum Outcome: String, Sendable, Hashable, CaseIterable, Codable {
     case timedOut
     /// The implementation answered with something the protocol does not allow.
     case protocolError
+    /// The case never reached the implementation (it was given up after repeated crashes, or
+    /// never started).
+    case notRun
+    /// A failure listed in the implementation's expected-failures file.
+    case expectedFail
+    /// A pass of a case the expected-failures file lists as failing: the list is out of date.
+    case unexpectedPass
 
     /// Outcomes that make a run exit 1 (nonStrict only with `--strict`).
     public func isFailure(strict: Bool) -> Bool {
         switch self {
-        case .fail, .errored, .crashed, .timedOut, .protocolError: true
+        case .fail, .errored, .crashed, .timedOut, .protocolError, .unexpectedPass: true
         case .nonStrict: strict
-        case .pass, .informational, .skipped: false
+        case .pass, .informational, .skipped, .notRun, .expectedFail: false
+        }
+    }
+
+    /// Outcomes that count as failures an expected-failures file may list.
+    public var isListableFailure: Bool {
+        switch self {
+        case .fail, .nonStrict, .errored, .crashed, .timedOut, .protocolError: true
+        default: false
         }
     }
 
@@ -34,6 +49,10 @@ public enum Outcome: String, Sendable, Hashable, CaseIterable, Codable {
         switch answer {
         case .skipped: return .skipped
         case .errored: return .errored
+        case .crashed: return .crashed
+        case .timedOut: return .timedOut
+        case .protocolError: return .protocolError
+        case .notRun: return .notRun
         case .output:
             if !level.isJudged { return .informational }
             if mismatches.isEmpty { return .pass }

@@ -17,42 +17,100 @@ public struct Runner: Sendable {
         self.corpus = corpus
     }
 
-    /// Runs every case of every suite. `progress` receives (cases done, cases in all);
-    /// `shouldStop` is polled between cases (a signal handler sets it); the sink may throw to
-    /// abort. Returns the number of cases run.
+    /// Runs every case of every suite against a started implementation. `window` requests are
+    /// kept outstanding at once when the implementation allows it (adapters); in process, cases
+    /// run one after another. `progress` receives (cases done, cases in all); `shouldStop` is
+    /// polled between cases (a signal handler sets it); the sink may throw to abort. Returns the
+    /// number of cases run.
     @discardableResult
     public func run(_ implementation: some Implementation,
+                    expectedFailures: ExpectedFailures? = nil,
                     progress: @Sendable (Int, Int) -> Void = { _, _ in },
                     shouldStop: @Sendable () -> Bool = { false },
                     sink: ([CaseResult]) throws -> Void) async throws -> Int {
-        let total = corpus.caseCount
+        let work: [(SuiteCorpus, ConformanceCase)] = corpus.suites.flatMap { suite in suite.cases.map { (suite, $0) } }
+        let total = work.count
         var done = 0
         var batch: [CaseResult] = []
         batch.reserveCapacity(batchSize)
-        let clock = ContinuousClock()
-        for suite in corpus.suites {
-            for c in suite.cases {
+        func record(_ index: Int, _ answer: Answer, _ nanos: Int64) throws {
+            let (suite, c) = work[index]
+            batch.append(judge(c, in: suite, answer: answer, nanos: nanos, expectedFailures: expectedFailures))
+            done += 1
+            if batch.count >= batchSize {
+                try sink(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+            progress(done, total)
+        }
+        let window = max(1, implementation.window)
+        if window == 1 {
+            for index in work.indices {
                 if shouldStop() { break }
-                let started = clock.now
-                let answer: Answer = implementation.supports(c.operation)
-                    ? await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input))
-                    : .skipped(reason: "\(implementation.info.name) does not implement \(c.operation)")
-                let elapsed = started.duration(to: clock.now)
-                batch.append(judge(c, in: suite, answer: answer, nanos: elapsed.nanoseconds))
-                done += 1
-                if batch.count >= batchSize {
-                    try sink(batch)
-                    batch.removeAll(keepingCapacity: true)
+                let (answer, nanos) = await Self.ask(implementation, work[index].1)
+                try record(index, answer, nanos)
+            }
+        } else {
+            try await withThrowingTaskGroup(of: (Int, Answer, Int64).self) { group in
+                var next = 0
+                func submit() {
+                    let index = next
+                    let c = work[index].1
+                    next += 1
+                    group.addTask {
+                        let (answer, nanos) = await Self.ask(implementation, c)
+                        return (index, answer, nanos)
+                    }
                 }
-                progress(done, total)
+                while next < total && next < window && !shouldStop() { submit() }
+                while let (index, answer, nanos) = try await group.next() {
+                    try record(index, answer, nanos)
+                    if next < total && !shouldStop() { submit() }
+                }
+            }
+        }
+        // Verdicts that came late (a case answered twice) replace the first ones.
+        let amendments = implementation.takeAmendments()
+        if !amendments.isEmpty {
+            let byID = Dictionary(work.map { ($0.1.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for amendment in amendments {
+                guard let (suite, c) = byID[amendment.caseID] else { continue }
+                batch.append(judge(c, in: suite, answer: amendment.answer, nanos: 0, expectedFailures: expectedFailures))
             }
         }
         if !batch.isEmpty { try sink(batch) }
         return done
     }
 
+    /// Records every case as not run (an implementation that could not start), so the run shows
+    /// what it missed.
+    public func recordNotRun(reason: String, expectedFailures: ExpectedFailures? = nil,
+                             sink: ([CaseResult]) throws -> Void) throws {
+        var batch: [CaseResult] = []
+        for suite in corpus.suites {
+            for c in suite.cases {
+                batch.append(judge(c, in: suite, answer: .notRun(reason: reason), nanos: 0, expectedFailures: expectedFailures))
+                if batch.count >= batchSize {
+                    try sink(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !batch.isEmpty { try sink(batch) }
+    }
+
+    static func ask(_ implementation: some Implementation, _ c: ConformanceCase) async -> (Answer, Int64) {
+        guard implementation.supports(c.operation) else {
+            return (.skipped(reason: "\(implementation.displayName) does not implement \(c.operation)"), 0)
+        }
+        let started = ContinuousClock.now
+        let answer = await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input))
+        return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
+    }
+
     /// Grades one answer.
-    public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64) -> CaseResult {
+    public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
+                      expectedFailures: ExpectedFailures? = nil) -> CaseResult {
         let level = suite.registry[c.requirement]?.level ?? .info
         let operation = suite.definition.operation(named: c.operation)
         var mismatches: [Mismatch] = []
@@ -64,10 +122,15 @@ public struct Runner: Sendable {
             mismatches = operation?.compare(c.expect, output, c.input) ?? []
             if !mismatches.isEmpty { message = mismatches.map(\.description).joined(separator: "; ") }
         case .skipped(let reason): message = reason
-        case .errored(let why): message = why
+        case .errored(let why, let detail): message = why + (detail.map { " (detail: \($0.serialized()))" } ?? "")
+        case .crashed(let why), .timedOut(let why), .protocolError(let why): message = why
+        case .notRun(let why): message = "not run: " + why
         }
-        let outcome = Outcome.grade(answer, level: level, mismatches: mismatches)
+        var outcome = Outcome.grade(answer, level: level, mismatches: mismatches)
         if outcome == .informational, !mismatches.isEmpty { message = "differs from the reference expectation: " + (message ?? "") }
+        if let expectedFailures {
+            (outcome, message) = expectedFailures.apply(to: outcome, caseID: c.id, message: message)
+        }
         var nullWouldPass = false
         if level.isJudged, let operation {
             nullWouldPass = operation.compare(c.expect, operation.nullOutput(c.input), c.input).isEmpty

@@ -1,0 +1,180 @@
+import Foundation
+import LinkURL
+
+/// One launch of an adapter: the child process, a thread reading its stdout line by line (with
+/// a length limit), a thread keeping the tail of its stderr, and writes to its stdin.
+///
+/// Every callback carries the launch's generation, so that events from a process the harness
+/// has already replaced are recognised and ignored.
+final class AdapterProcess: @unchecked Sendable {
+    enum LineEvent {
+        case line([UInt8])
+        /// A line longer than the limit (its length so far); its bytes were dropped.
+        case tooLong(Int)
+    }
+
+    let generation: Int
+    private let process = Process()
+    private let stdinPipe = Pipe()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let writeLock = NSLock()
+    private var inputClosed = false
+    let stderrTail: ByteRing
+
+    init(configuration: AdapterConfiguration, generation: Int,
+         onLine: @escaping @Sendable (Int, LineEvent) -> Void,
+         onExit: @escaping @Sendable (Int, String) -> Void) throws {
+        self.generation = generation
+        stderrTail = ByteRing(capacity: configuration.stderrTailBytes)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = configuration.arguments
+        if let directory = configuration.workingDirectory {
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        }
+        if !configuration.environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(configuration.environment) { _, new in new }
+        }
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        try process.run()
+
+        let maxLine = configuration.maxLineBytes
+        let out = stdoutPipe.fileHandleForReading.fileDescriptor
+        let err = stderrPipe.fileHandleForReading.fileDescriptor
+        let tail = stderrTail
+        let process = self.process
+        let stderrDone = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLine(generation, $0) }
+            process.waitUntilExit()
+            // Let the last words on stderr arrive before the exit is reported with them.
+            _ = stderrDone.wait(timeout: .now() + .milliseconds(300))
+            let how = process.terminationReason == .uncaughtSignal
+                ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+            onExit(generation, how)
+        }
+        reader.name = "adapter stdout"
+        reader.start()
+        let drainer = Thread {
+            var buffer = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(err, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                tail.append(buffer[0..<n])
+            }
+            stderrDone.signal()
+        }
+        drainer.name = "adapter stderr"
+        drainer.start()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Writes one message; false when the adapter no longer reads its input.
+    func send(_ bytes: [UInt8]) -> Bool {
+        writeLock.lock(); defer { writeLock.unlock() }
+        guard !inputClosed else { return false }
+        let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    func closeInput() {
+        writeLock.lock(); defer { writeLock.unlock() }
+        guard !inputClosed else { return }
+        inputClosed = true
+        try? stdinPipe.fileHandleForWriting.close()
+    }
+
+    /// Kills the process at once (SIGKILL): used when it misbehaved or hangs.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Asks politely (input closed), then insists: used at the end of a run.
+    func finish(grace: Duration) {
+        closeInput()
+        let deadline = ContinuousClock.now + grace
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGTERM) }
+        let hard = ContinuousClock.now + .seconds(1)
+        while process.isRunning && ContinuousClock.now < hard { usleep(5_000) }
+        kill()
+    }
+
+    /// Reads `fd` to its end, handing over each line without its newline. A line longer than
+    /// `maxLine` is dropped and reported once, with the length it reached.
+    static func readLines(fd: Int32, maxLine: Int, _ handle: (LineEvent) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var pending: [UInt8] = []
+        var overflowed = 0   // > 0 while skipping the rest of a too-long line
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            var start = 0
+            buffer.withUnsafeBufferPointer { b in
+                while start < n {
+                    let newline = ByteSearch.first(0x0A, in: b, from: start, to: n)
+                    let piece = start..<newline
+                    if overflowed > 0 {
+                        overflowed += piece.count
+                    } else if pending.count + piece.count > maxLine {
+                        overflowed = pending.count + piece.count
+                        pending.removeAll(keepingCapacity: true)
+                    } else {
+                        pending.append(contentsOf: b[piece])
+                    }
+                    guard newline < n else { break }
+                    if overflowed > 0 {
+                        handle(.tooLong(overflowed))
+                        overflowed = 0
+                    } else {
+                        handle(.line(pending))
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                    start = newline + 1
+                }
+            }
+        }
+        if overflowed > 0 { handle(.tooLong(overflowed)) } else if !pending.isEmpty { handle(.line(pending)) }
+    }
+}
+
+/// The last bytes written to it (an adapter's stderr tail), whatever the volume.
+final class ByteRing: @unchecked Sendable {
+    private let lock = NSLock()
+    private let capacity: Int
+    private var bytes: [UInt8] = []
+    private var total = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+    }
+
+    func append(_ chunk: ArraySlice<UInt8>) {
+        lock.lock(); defer { lock.unlock() }
+        total += chunk.count
+        bytes.append(contentsOf: chunk.suffix(capacity))
+        if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
+    }
+
+    /// The tail as text, with how much came before it.
+    var text: String {
+        lock.lock(); defer { lock.unlock() }
+        guard total > 0 else { return "" }
+        let shown = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return total > bytes.count ? "(\(total - bytes.count) earlier bytes dropped) ..." + shown : shown
+    }
+}

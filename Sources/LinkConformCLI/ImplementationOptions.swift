@@ -1,0 +1,117 @@
+import ArgumentParser
+import Conformance
+import Foundation
+
+/// Which implementations a run covers, and how adapters are treated.
+struct ImplementationOptions: ParsableArguments {
+    @Option(name: .customLong("implementation"),
+            help: ArgumentHelp("A built-in implementation by name (repeatable): \(SwiftImplementation.builtIn.keys.sorted().joined(separator: ", ")). Default, when no adapter is given: reference.", valueName: "name"))
+    var builtIns: [String] = []
+
+    @Option(name: .customLong("adapter"),
+            help: ArgumentHelp("An adapter command (repeatable), split into arguments like a shell would, but run without one: 'python3 my_adapter.py --verbose'.", valueName: "command"))
+    var adapterCommands: [String] = []
+
+    @Option(name: .customLong("adapter-manifest"),
+            help: ArgumentHelp("An adapter manifest (repeatable): name, command, working directory, environment, expected-failures file. See Adapters/*/adapter.json.", valueName: "file"))
+    var manifestPaths: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds to wait for one answer from an adapter (default 5; a manifest may set its own).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp("Requests an adapter may have outstanding at once (default 32).", valueName: "n"))
+    var window: Int?
+
+    @Option(help: ArgumentHelp("Restarts after which an adapter is given up and its remaining cases are not run (default 3).", valueName: "n"))
+    var maxRestarts: Int?
+
+    @Option(help: ArgumentHelp("Longest line accepted from an adapter, in bytes (default 1048576).", valueName: "bytes"))
+    var maxLineBytes: Int?
+
+    func validate() throws {
+        for name in builtIns where SwiftImplementation.builtIn[name] == nil {
+            throw ValidationError("unknown implementation '\(name)'; built-in: \(SwiftImplementation.builtIn.keys.sorted().joined(separator: ", "))")
+        }
+        for command in adapterCommands {
+            do {
+                if try CommandLineWords.split(command).isEmpty { throw ValidationError("--adapter needs a command") }
+            } catch let error as CommandLineWords.Unbalanced {
+                throw ValidationError("--adapter: \(error.description)")
+            }
+        }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let window, window < 1 { throw ValidationError("--window must be at least 1") }
+    }
+
+    /// A configured implementation with what goes with it.
+    struct Plan {
+        let implementation: any Implementation
+        let expectedFailures: ExpectedFailures?
+        let prepare: [String]?
+        let workingDirectory: String?
+    }
+
+    /// The implementations to run, in order: built-ins, then manifests, then commands. Problems
+    /// with manifests and expected-failures files are returned as messages.
+    func plans() -> Result<[Plan], ManifestError> {
+        var plans: [Plan] = []
+        var problems: [String] = []
+        let names = builtIns.isEmpty && adapterCommands.isEmpty && manifestPaths.isEmpty ? ["reference"] : builtIns
+        for name in names { plans.append(Plan(implementation: SwiftImplementation.builtIn[name]!, expectedFailures: nil, prepare: nil, workingDirectory: nil)) }
+        for path in manifestPaths {
+            switch AdapterManifest.load(path) {
+            case .failure(let error): problems += error.messages
+            case .success(let manifest):
+                var expected: ExpectedFailures?
+                if let file = manifest.expectedFailuresPath {
+                    do {
+                        expected = try ExpectedFailures.load(file)
+                        problems += expected!.problems
+                    } catch {
+                        problems.append("\(path): expectedFailures: cannot read \(file)")
+                    }
+                }
+                plans.append(Plan(implementation: AdapterImplementation(overridden(manifest.configuration)), expectedFailures: expected,
+                                  prepare: manifest.prepare, workingDirectory: manifest.configuration.workingDirectory))
+            }
+        }
+        for command in adapterCommands {
+            let words = (try? CommandLineWords.split(command)) ?? []
+            plans.append(Plan(implementation: AdapterImplementation(overridden(AdapterConfiguration(arguments: words))),
+                              expectedFailures: nil, prepare: nil, workingDirectory: nil))
+        }
+        return problems.isEmpty ? .success(plans) : .failure(ManifestError(problems))
+    }
+
+    /// The configuration with the options given on the command line applied.
+    func overridden(_ base: AdapterConfiguration) -> AdapterConfiguration {
+        var c = base
+        if let timeout { c.timeout = .milliseconds(Int(timeout * 1000)) }
+        if let window { c.window = window }
+        if let maxRestarts { c.maxRestarts = maxRestarts }
+        if let maxLineBytes { c.maxLineBytes = maxLineBytes }
+        return c
+    }
+}
+
+/// Runs a manifest's `prepare` command (building the adapter, say) and says whether it worked.
+enum Preparation {
+    static func run(_ command: [String], in directory: String?) -> String? {
+        Console.error("preparing: \(command.joined(separator: " "))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do { try process.run() } catch { return "cannot run \(command.joined(separator: " ")): \(error.localizedDescription)" }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let tail = String(decoding: data.suffix(1_500), as: UTF8.self)
+            return "\(command.joined(separator: " ")) failed (exit \(process.terminationStatus)): \(tail)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import LinkJSON
+import Testing
+@testable import Conformance
+
+/// The harness against adapters that misbehave on purpose (Fixtures/zoo.py): every behaviour is
+/// a recorded outcome on the right case, and nothing hangs.
+@Suite(.serialized)
+struct AdapterZooTests {
+    static let zoo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/zoo.py").path
+
+    func adapter(_ mode: String, timeout: Duration = .seconds(2), window: Int = 8, maxRestarts: Int = 3,
+                 startTimeout: Duration = .seconds(10)) -> AdapterImplementation {
+        AdapterImplementation(AdapterConfiguration(arguments: ["python3", Self.zoo, mode], timeout: timeout, startTimeout: startTimeout,
+                                                   window: window, maxRestarts: maxRestarts, maxLineBytes: 1 << 20))
+    }
+
+    func request(_ id: String) -> Request {
+        Request(caseID: id, operation: "ulc.parse", input: ["link": "https://a.example/"])
+    }
+
+    /// Runs the ids concurrently (as the runner does with a window) and returns the answers by id.
+    func runAll(_ implementation: AdapterImplementation, _ ids: [String]) async -> [String: Answer] {
+        await withTaskGroup(of: (String, Answer).self) { group in
+            for id in ids { group.addTask { (id, await implementation.run(self.request(id))) } }
+            var answers: [String: Answer] = [:]
+            for await (id, answer) in group { answers[id] = answer }
+            return answers
+        }
+    }
+
+    static let ids = ["c1", "c2", "c3", "bad", "c4", "c5", "c6", "c7"]
+
+    func expectOnlyTheCulpritBlamed(_ answers: [String: Answer], _ check: (Answer) -> Bool) {
+        for id in Self.ids where id != "bad" {
+            #expect(answers[id] == .output(["echo": .string(id)]), "\(id): \(String(describing: answers[id]))")
+        }
+        #expect(check(answers["bad"]!), "\(String(describing: answers["bad"]))")
+    }
+
+    @Test func wellBehavedAdapterAnswersOutOfOrderAndIsMatchedBySeq() async throws {
+        let a = adapter("reverse")
+        let info = try await a.start()
+        #expect(info.name == "zoo-reverse")
+        let answers = await runAll(a, ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"])
+        for (id, answer) in answers { #expect(answer == .output(["echo": .string(id)])) }
+        await a.stop()
+    }
+
+    @Test func crashIsPinnedOnItsCaseAndTheRunGoesOn() async throws {
+        let a = adapter("crash")
+        _ = try await a.start()
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) {
+            if case .crashed(let m) = $0 { return m.contains("exit status 7") && m.contains("fatal: cannot handle bad") }
+            return false
+        }
+        #expect(a.notes.contains { $0.contains("restarted") })
+        await a.stop()
+    }
+
+    @Test func hangingCaseTimesOutAndOthersAreRetried() async throws {
+        let a = adapter("hang", timeout: .milliseconds(500))
+        _ = try await a.start()
+        let started = ContinuousClock.now
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) { if case .timedOut = $0 { return true }; return false }
+        #expect(started.duration(to: .now) < .seconds(10))
+        await a.stop()
+    }
+
+    @Test(arguments: [
+        ("not-json", "not JSON"),
+        ("not-object", "not an object"),
+        ("too-long", "over the 1048576-byte limit"),
+        ("wrong-seq", "never asked"),
+    ])
+    func garbledLinesArePinnedOnTheRightCase(mode: String, words: String) async throws {
+        let a = adapter(mode)
+        _ = try await a.start()
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) {
+            if case .protocolError(let m) = $0 { return m.contains(words) }
+            return false
+        }
+        await a.stop()
+    }
+
+    @Test(arguments: [
+        ("none", "none of output, skipped, errored"),
+        ("two", "output and skipped"),
+        ("bad-skipped", "'skipped' must be a string"),
+    ])
+    func malformedAnswersAreProtocolErrorsWithoutARestart(mode: String, words: String) async throws {
+        let a = adapter(mode)
+        _ = try await a.start()
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) {
+            if case .protocolError(let m) = $0 { return m.contains(words) }
+            return false
+        }
+        #expect(!a.notes.contains { $0.contains("restarted") })
+        await a.stop()
+    }
+
+    @Test func duplicateAnswerBecomesAnAmendment() async throws {
+        let a = adapter("duplicate", window: 1)
+        _ = try await a.start()
+        for id in Self.ids { _ = await a.run(request(id)) }
+        let amendments = a.takeAmendments()
+        #expect(amendments.map(\.caseID) == ["bad"])
+        if case .protocolError(let m) = amendments.first?.answer { #expect(m.contains("answered twice")) } else { Issue.record("no protocol error") }
+        await a.stop()
+    }
+
+    @Test func stderrFloodKeepsOnlyABoundedTail() async throws {
+        let a = adapter("flood-stderr")
+        _ = try await a.start()
+        let answer = await a.run(request("bad"))
+        guard case .crashed(let message) = answer else {
+            Issue.record("expected a crash, got \(answer)")
+            return
+        }
+        #expect(message.contains("the last words before the flood ended") || message.contains("fatal: cannot handle bad"))
+        #expect(message.utf8.count < 2_000)
+        await a.stop()
+    }
+
+    @Test func adapterThatExitsDuringStartIsReported() async {
+        let a = adapter("exit-during-start")
+        do {
+            _ = try await a.start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.message.contains("exited during start"))
+            #expect(error.message.contains("cannot load my configuration"))
+        }
+        #expect(await a.run(request("c1")) == .notRun(reason: "the adapter did not start: " + (a.givenUp ?? "").replacingOccurrences(of: "the adapter did not start: ", with: "")))
+    }
+
+    @Test func adapterThatNeverAnswersStartTimesOut() async {
+        let a = adapter("hang-start", startTimeout: .milliseconds(500))
+        let started = ContinuousClock.now
+        do {
+            _ = try await a.start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.message.contains("no answer to start"))
+        }
+        #expect(started.duration(to: .now) < .seconds(5))
+    }
+
+    @Test func versionRefusalIsAClearMessage() async {
+        let a = adapter("refuse-version")
+        do {
+            _ = try await a.start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.message.contains("refused protocol version 1: I only speak version 2"))
+        }
+    }
+
+    @Test func repeatedCrashesGiveUpAndTheRestIsNotRun() async throws {
+        let a = adapter("crash", window: 1, maxRestarts: 2)
+        _ = try await a.start()
+        var outcomes: [String] = []
+        for id in ["bad1", "bad2", "bad3", "c1", "c2"] {
+            switch await a.run(request(id)) {
+            case .crashed: outcomes.append("crashed")
+            case .notRun: outcomes.append("notRun")
+            case .output: outcomes.append("output")
+            default: outcomes.append("other")
+            }
+        }
+        #expect(outcomes == ["crashed", "crashed", "crashed", "notRun", "notRun"])
+        #expect(a.givenUp?.contains("given up after 2 restarts") == true)
+    }
+
+    @Test func missingProgramIsAStartFailureNamingIt() async {
+        let a = AdapterImplementation(AdapterConfiguration(arguments: ["/nonexistent/adapter-binary"], startTimeout: .seconds(5)))
+        do {
+            _ = try await a.start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.message.contains("/nonexistent/adapter-binary"))
+        }
+    }
+
+    @Test func commandLinesSplitLikeAShellWithoutOne() throws {
+        #expect(try CommandLineWords.split(#"python3 'my adapter.py' --name "a \"b\"" x\ y"#) == ["python3", "my adapter.py", "--name", #"a "b""#, "x y"])
+        #expect(try CommandLineWords.split("  a   b  ") == ["a", "b"])
+        #expect(throws: CommandLineWords.Unbalanced.self) { try CommandLineWords.split("a 'b") }
+    }
+}

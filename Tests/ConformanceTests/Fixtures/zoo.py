@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""A zoo of adapters that misbehave on purpose, one behaviour per mode (argv[1]).
+
+Cases whose id contains the word "bad" get the misbehaviour (every case, in mode hang-all);
+other cases get a well-formed
+answer ({"output": {"echo": <case id>}}), so that a test can check that only the culprit is blamed.
+"""
+import json
+import os
+import sys
+import time
+
+mode = sys.argv[1]
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def raw(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+if mode == "exit-during-start":
+    sys.stderr.write("cannot load my configuration\n")
+    sys.exit(3)
+
+held = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    cmd = msg.get("cmd")
+    if cmd == "start":
+        if mode == "hang-start":
+            time.sleep(3600)
+        if mode == "refuse-version":
+            send({"version": 2, "refused": "I only speak version 2"})
+            sys.exit(1)
+        send({"version": 1, "implementation": {"name": "zoo-" + mode, "version": "0", "language": "Python",
+                                              "homepage": "https://example.invalid"},
+              "operations": ["ulc.parse"]})
+        if mode == "flood-stderr":
+            sys.stderr.write("x" * 10_000_000 + "\nthe last words before the flood ended\n")
+            sys.stderr.flush()
+        continue
+    if cmd == "stop":
+        break
+    seq, case = msg["seq"], msg["case"]
+    good = {"seq": seq, "output": {"echo": case}}
+    bad = "bad" in case or mode == "hang-all"
+    if mode == "hang-all":
+        time.sleep(3600)
+    if mode == "reverse":
+        held.append(good)
+        if len(held) == 4:
+            for answer in reversed(held):
+                send(answer)
+            held = []
+        continue
+    if not bad:
+        send(good)
+        continue
+    if mode == "hang":
+        time.sleep(3600)
+    elif mode in ("crash", "flood-stderr"):
+        sys.stderr.write("fatal: cannot handle " + case + "\n")
+        sys.stderr.flush()
+        os._exit(7)
+    elif mode == "not-json":
+        raw("this is not json\n")
+    elif mode == "not-object":
+        raw("[1, 2, 3]\n")
+    elif mode == "too-long":
+        raw('{"seq": %d, "output": "%s"}\n' % (seq, "a" * 2_000_000))
+    elif mode == "wrong-seq":
+        send({"seq": seq + 1000, "output": {}})
+    elif mode == "duplicate":
+        send(good)
+        send(good)
+    elif mode == "none":
+        send({"seq": seq})
+    elif mode == "two":
+        send({"seq": seq, "output": {}, "skipped": "both"})
+    elif mode == "bad-skipped":
+        send({"seq": seq, "skipped": 42})
+    else:
+        send(good)

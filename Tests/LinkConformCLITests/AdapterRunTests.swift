@@ -1,0 +1,130 @@
+import Foundation
+import LinkJSON
+import Testing
+
+/// Adapters end to end: the reference over the protocol, the newcomer's adapter from the docs,
+/// a hanging adapter, one that never starts, and expected-failures files. Every message on the
+/// wire is checked against the JSON Schemas.
+struct AdapterRunTests {
+    static let fixtures = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures").path
+    static let zoo = CLI.repository.appendingPathComponent("Tests/ConformanceTests/Fixtures/zoo.py").path
+    static let schemas = CLI.repository.appendingPathComponent("docs/schemas/adapter-v1").path
+    var corpus: String { CLI.repository.appendingPathComponent("Corpus").path }
+
+    /// The command that runs `command` behind the logging proxy.
+    func teed(_ log: String, _ command: String) -> String {
+        "python3 \(Self.fixtures)/tee_adapter.py \(log) \(command)"
+    }
+
+    func validateMessages(_ log: String) async throws {
+        let check = try await CLI.runTool(["python3", "\(Self.fixtures)/validate_messages.py", Self.schemas, log])
+        #expect(check.status == 0, "messages that break the schemas:\n\(check.output)")
+    }
+
+    func results(_ dir: String) throws -> [JSONValue] {
+        let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))
+        return json["results"]?.arrayValue ?? []
+    }
+
+    @Test func referenceOverTheProtocolAgreesWithReferenceInProcess() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--implementation", "reference", "--adapter", teed(dir + "/log", "\(CLI.binary) adapter")])
+        #expect(result.status == 0, "\(result.output)")
+        try await validateMessages(dir + "/log")
+        var byImplementation: [String: [String: String]] = [:]
+        for r in try results(dir) {
+            byImplementation[r["implementation"]?.stringValue ?? "", default: [:]][r["case"]?.stringValue ?? ""] = r["outcome"]?.stringValue
+        }
+        #expect(Set(byImplementation.keys) == ["reference", "reference #2"], "the second is told apart: \(byImplementation.keys)")
+        #expect(byImplementation["reference"] == byImplementation["reference #2"])
+        let rows = try results(dir)
+        #expect(rows.count >= 2 * 150)
+        #expect(rows.allSatisfy { ["pass", "informational"].contains($0["outcome"]?.stringValue ?? "") })
+    }
+
+    /// The adapter printed in docs/adapter-protocol.md, extracted and run as a newcomer would.
+    @Test func newcomersAdapterFromTheDocsWorks() async throws {
+        let doc = try String(contentsOf: CLI.repository.appendingPathComponent("docs/adapter-protocol.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```python\n"))
+        let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
+        let code = String(doc[start.upperBound..<end.lowerBound])
+        #expect(code.split(separator: "\n").count <= 25, "the doc promises about 20 lines")
+        let dir = CLI.temporaryDirectory()
+        try Data(code.utf8).write(to: URL(fileURLWithPath: dir + "/minimal.py"))
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--adapter", teed(dir + "/log", "python3 \(dir)/minimal.py")])
+        #expect(result.status == 1, "a naive adapter fails cases: \(result.output)")
+        try await validateMessages(dir + "/log")
+        let rows = try results(dir)
+        let outcomes = Set(rows.compactMap { $0["outcome"]?.stringValue })
+        #expect(outcomes.isSuperset(of: ["pass", "fail", "skipped"]))
+        #expect(outcomes.isDisjoint(with: ["crashed", "timedOut", "protocolError", "notRun"]), "\(outcomes)")
+        #expect(rows.filter { $0["operation"] == "ulc.build" }.allSatisfy { $0["outcome"] == "skipped" })
+    }
+
+    @Test func hangingAdapterEndsInBoundedTime() async throws {
+        let dir = CLI.temporaryDirectory()
+        let started = Date()
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--adapter", "python3 \(Self.zoo) hang-all", "--timeout", "0.5", "--max-restarts", "2"])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(result.status == 1)
+        let outcomes = try results(dir).compactMap { $0["outcome"]?.stringValue }
+        #expect(outcomes.contains("timedOut"))
+        // The zoo answers ulc.parse only: those cases are timed out, then not run; the rest skipped.
+        #expect(outcomes.filter { $0 == "notRun" }.count > 150)
+        #expect(outcomes.allSatisfy { ["timedOut", "notRun", "skipped"].contains($0) })
+        let md = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+        #expect(md.contains("given up after 2 restarts"))
+    }
+
+    @Test func adapterThatNeverStartsIsAHarnessFailure() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--implementation", "reference", "--adapter", "python3 \(Self.zoo) exit-during-start"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("did not start"))
+        #expect(result.stderr.contains("cannot load my configuration"))
+        let rows = try results(dir)
+        #expect(rows.filter { $0["implementation"] == "reference" }.allSatisfy { $0["outcome"] != "notRun" })
+        #expect(rows.filter { $0["outcome"] == "notRun" }.count >= 150, "the cases it missed are recorded")
+    }
+
+    @Test func expectedFailuresDecideTheExitCodeAndNameTheLines() async throws {
+        let dir = CLI.temporaryDirectory()
+        let doc = try String(contentsOf: CLI.repository.appendingPathComponent("docs/adapter-protocol.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```python\n"))
+        let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
+        try Data(String(doc[start.upperBound..<end.lowerBound]).utf8).write(to: URL(fileURLWithPath: dir + "/minimal.py"))
+        func manifest(_ expected: String) throws -> String {
+            try Data(expected.utf8).write(to: URL(fileURLWithPath: dir + "/expected.txt"))
+            let json = #"{"name": "minimal", "command": ["python3", "minimal.py"], "expectedFailures": "expected.txt"}"#
+            try Data(json.utf8).write(to: URL(fileURLWithPath: dir + "/adapter.json"))
+            return dir + "/adapter.json"
+        }
+        // First run: nothing listed; collect the failures.
+        let first = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                       "--adapter-manifest", try manifest("")])
+        #expect(first.status == 1)
+        let failing = try results(dir).filter { ["fail", "errored"].contains($0["outcome"]?.stringValue ?? "") }
+        #expect(!failing.isEmpty)
+        #expect(failing.allSatisfy { ($0["message"]?.stringValue ?? "").contains("add '") })
+        // Second run: all listed, plus one case that passes: the run fails on that unexpected pass only.
+        let passing = try #require(try results(dir).first { $0["outcome"] == "pass" }?["case"]?.stringValue)
+        var list = failing.compactMap { $0["case"]?.stringValue }.map { "\($0)  # fails with the naive reader" }
+        list.append("\(passing)  # wrongly listed")
+        let second = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r2.sqlite", "--reports", dir, "--no-progress",
+                                        "--adapter-manifest", try manifest(list.joined(separator: "\n") + "\n")])
+        #expect(second.status == 1)
+        let unexpected = try results(dir).filter { $0["outcome"] == "unexpectedPass" }
+        #expect(unexpected.count == 1)
+        #expect(unexpected.first?["message"]?.stringValue?.contains("expected.txt:\(list.count) ") == true)
+        // Third run: the stale line removed: every failure is expected, exit 0.
+        list.removeLast()
+        let third = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r3.sqlite", "--reports", dir, "--no-progress",
+                                       "--adapter-manifest", try manifest(list.joined(separator: "\n") + "\n")])
+        #expect(third.status == 0, "\(third.output)")
+        #expect(try results(dir).contains { $0["outcome"] == "expectedFail" })
+    }
+}
