@@ -36,6 +36,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
+        // Bundled adapter: ULC the way a typical iOS app reads links (URLComponents), for comparison.
+        .executableTarget(name: "foundation-adapter", path: "Adapters/foundation/Sources"),
         .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "Conformance", "LinkJSON", "SeededRandom"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
@@ -44,6 +46,6 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform"]),
+        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform", "foundation-adapter"]),
     ]
 )

@@ -1,0 +1,129 @@
+// ULC the way a typical iOS app does it: Foundation's URLComponents and queryItems, nothing else.
+// The same logic as Adapters/python-common/typical_app.py, on Foundation:
+// - parse: read the link's queryItems, take the first ulc-success and ulc-error, and accept a
+//   callback when URLComponents reads it with scheme "https" and a host;
+// - build: append the callbacks as URLQueryItems and take `string` (Foundation's own encoding);
+// - handle: one logout request with URLSession's default 60-second timeout, no retry; open the
+//   success URL if it worked, the error URL if not, with universalLinksOnly; the session token is
+//   kept in persistent storage, as the ULC document advises.
+// Speaks the adapter protocol (docs/adapter-protocol.md) with JSONSerialization, as an app would.
+import Foundation
+
+let urlSessionTimeout = 60.0
+
+func queryItems(_ link: String) -> [URLQueryItem]? {
+    guard let components = URLComponents(string: link) else { return nil }
+    return components.queryItems ?? []
+}
+
+/// What a typical app checks before opening a callback.
+func usable(_ url: String?) -> Bool {
+    guard let url, let components = URLComponents(string: url) else { return false }
+    return components.scheme == "https" && !(components.host ?? "").isEmpty
+}
+
+func parse(_ link: String) -> [String: Any] {
+    guard let items = queryItems(link), items.contains(where: { $0.name == "ulc-success" }) else { return ["kind": "notULC"] }
+    let success = items.first { $0.name == "ulc-success" }?.value
+    let error = items.first { $0.name == "ulc-error" }
+    let ok = usable(success) && (error == nil || usable(error?.value))
+    var out: [String: Any] = ["kind": ok ? "ulc" : "invalid"]
+    if let success { out["success"] = success }
+    if let value = error?.value { out["error"] = value }
+    if var components = URLComponents(string: link) {
+        let rest = (components.queryItems ?? []).filter { $0.name != "ulc-success" && $0.name != "ulc-error" }
+        components.queryItems = rest.isEmpty ? nil : rest
+        components.fragment = nil
+        if let action = components.string { out["action"] = action }
+    }
+    return out
+}
+
+func build(_ input: [String: Any]) -> [String: Any] {
+    guard var components = URLComponents(string: input["action"] as? String ?? "") else { return ["refused": [String]()] }
+    components.queryItems = (components.queryItems ?? []) + [
+        URLQueryItem(name: "ulc-success", value: input["success"] as? String),
+        URLQueryItem(name: "ulc-error", value: input["error"] as? String),
+    ]
+    guard let link = components.string else { return ["refused": [String]()] }
+    return ["link": link]
+}
+
+func hostAndPath(_ link: String) -> String? {
+    guard let c = URLComponents(string: link) else { return nil }
+    return (c.host ?? "") + "|" + (c.path.isEmpty ? "/" : c.path)
+}
+
+func handle(_ scenario: [String: Any]) -> [String: Any] {
+    let registered = hostAndPath(scenario["logoutAction"] as? String ?? "")
+    let initiallySignedIn = scenario["signedIn"] as? Bool ?? false
+    var storedToken: String? = initiallySignedIn ? "session-1" : nil   // UserDefaults survives a force-quit
+    var signedIn = initiallySignedIn
+    var backendOpen = initiallySignedIn
+    let script = (scenario["backend"] as? [[String: Any]]).flatMap { $0.isEmpty ? nil : $0 } ?? [["answer": "closed", "seconds": 0.2]]
+    var attempts = 0
+    var opened: [[String: Any]] = []
+    var elapsed: [Double] = []
+    var now = 0.0
+    for link in scenario["links"] as? [String] ?? [] {
+        let started = now
+        let parsed = parse(link)
+        guard parsed["kind"] as? String != "notULC", hostAndPath(link) == registered else {
+            elapsed.append(0)
+            continue
+        }
+        var ok = true
+        if storedToken != nil {
+            let attempt = script[min(attempts, script.count - 1)]
+            attempts += 1
+            let answer = attempt["answer"] as? String ?? "closed"
+            let seconds = attempt["seconds"] as? Double ?? 0.2
+            if answer == "hang" || seconds > urlSessionTimeout {
+                now += urlSessionTimeout
+                ok = false
+            } else {
+                now += seconds
+                ok = answer == "closed" || answer == "alreadyClosed"
+            }
+            if ok {
+                backendOpen = false
+                storedToken = nil
+            }
+        }
+        signedIn = false
+        let target = (ok ? parsed["success"] : parsed["error"]) as? String
+        if let target, usable(target) {
+            opened.append(["url": target, "universalLinksOnly": true, "atSeconds": now])
+        }
+        elapsed.append(now - started)
+    }
+    return ["opened": opened, "prompts": 0, "backendAttempts": attempts, "userSignedIn": signedIn,
+            "backendSessionOpen": backendOpen, "elapsedSeconds": elapsed]
+}
+
+func reply(_ object: [String: Any]) {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else { return }
+    FileHandle.standardOutput.write(data + Data([0x0A]))
+}
+
+while let line = readLine(strippingNewline: true) {
+    guard let message = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { continue }
+    switch message["cmd"] as? String {
+    case "start":
+        reply(["version": 1,
+               "implementation": ["name": "foundation", "version": "swift-foundation (Swift 6)", "language": "Swift",
+                                  "homepage": "https://github.com/swiftlang/swift-foundation"],
+               "operations": ["ulc.build", "ulc.handle", "ulc.parse"]])
+    case "run":
+        let seq = message["seq"] ?? NSNull()
+        let input = message["input"] as? [String: Any] ?? [:]
+        switch message["operation"] as? String {
+        case "ulc.parse": reply(["seq": seq, "output": parse(input["link"] as? String ?? "")])
+        case "ulc.build": reply(["seq": seq, "output": build(input)])
+        case "ulc.handle": reply(["seq": seq, "output": handle(input)])
+        default: reply(["seq": seq, "skipped": "not implemented"])
+        }
+    default:
+        exit(0)
+    }
+}

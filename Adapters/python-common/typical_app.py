@@ -1,0 +1,135 @@
+"""The logic of a typical app handling Universal Link Callbacks, written once and run on
+different URL libraries (urllib.parse, ada-url). Each adapter supplies a `Library` with the few
+things that differ; everything else here is what a straightforward app does.
+
+The app follows the ULC document literally and leans on its URL library for everything:
+- parse: read the link's query with the library, take ulc-success and ulc-error (whatever the
+  library does with repeats, '+' and bad escapes), and accept a callback when the library reads
+  it as an https URL with a host;
+- build: append the two callbacks with the library's own query encoding;
+- handle: one logout request to the back end with URLSession's default 60-second timeout, no
+  retry; open the success URL if it worked and the error URL if not, with universalLinksOnly;
+  the session token is kept in persistent storage, as the document advises.
+"""
+import json
+import sys
+
+URLSESSION_TIMEOUT = 60.0
+
+
+class Library:
+    """What an adapter provides. All methods take and return plain strings."""
+    name = "?"
+    version = "?"
+    homepage = ""
+
+    def query_items(self, link):
+        """[(name, value)] decoded, or None when the library cannot parse the link."""
+        raise NotImplementedError
+
+    def pick(self, items, name):
+        """The value the library's usual accessor returns for a repeated name."""
+        raise NotImplementedError
+
+    def https_host(self, url):
+        """(scheme, host) as the library reads an absolute URL, or None when it cannot."""
+        raise NotImplementedError
+
+    def without_callbacks(self, link):
+        """The link with ulc-success and ulc-error removed, re-serialised by the library."""
+        raise NotImplementedError
+
+    def path_of(self, link):
+        """(host, path) of a link, or None."""
+        raise NotImplementedError
+
+    def append_callbacks(self, action, success, error):
+        """The action with the two callbacks appended, or None when the library refuses."""
+        raise NotImplementedError
+
+
+def usable(lib, url):
+    read = lib.https_host(url) if url is not None else None
+    return read is not None and read[0] == "https" and bool(read[1])
+
+
+def parse(lib, link):
+    items = lib.query_items(link)
+    if items is None:
+        return {"kind": "notULC"}
+    names = [n for n, _ in items]
+    if "ulc-success" not in names:
+        return {"kind": "notULC"}
+    success = lib.pick(items, "ulc-success")
+    error = lib.pick(items, "ulc-error") if "ulc-error" in names else None
+    ok = usable(lib, success) and (error is None or usable(lib, error))
+    out = {"kind": "ulc" if ok else "invalid", "success": success}
+    if error is not None:
+        out["error"] = error
+    action = lib.without_callbacks(link)
+    if action is not None:
+        out["action"] = action
+    return out
+
+
+def build(lib, action, success, error):
+    link = lib.append_callbacks(action, success, error)
+    return {"refused": []} if link is None else {"link": link}
+
+
+def handle(lib, scenario):
+    registered = lib.path_of(scenario["logoutAction"])
+    store = {"token": "session-1"} if scenario.get("signedIn") else {}
+    signed_in = bool(scenario.get("signedIn"))
+    backend_open = signed_in
+    script = scenario.get("backend") or [{"answer": "closed", "seconds": 0.2}]
+    attempts_made = 0
+    opened, elapsed, now = [], [], 0.0
+    for link in scenario["links"]:
+        started = now
+        parsed = parse(lib, link)
+        if parsed["kind"] == "notULC" or lib.path_of(link) != registered:
+            elapsed.append(0.0)
+            continue
+        ok = True
+        if store:
+            attempt = script[min(attempts_made, len(script) - 1)]
+            attempts_made += 1
+            answer = attempt["answer"]
+            seconds = attempt.get("seconds", 0.2)
+            if answer == "hang" or seconds > URLSESSION_TIMEOUT:
+                now += URLSESSION_TIMEOUT
+                ok = False
+            else:
+                now += seconds
+                ok = answer in ("closed", "alreadyClosed")
+            if ok:
+                backend_open = False
+                store = {}
+        signed_in = False
+        target = parsed.get("success") if ok else parsed.get("error")
+        if target is not None and usable(lib, target):
+            opened.append({"url": target, "universalLinksOnly": True, "atSeconds": now})
+        elapsed.append(now - started)
+    return {"opened": opened, "prompts": 0, "backendAttempts": attempts_made, "userSignedIn": signed_in,
+            "backendSessionOpen": backend_open, "elapsedSeconds": elapsed}
+
+
+def serve(lib, language="Python"):
+    operations = {"ulc.parse": lambda i: parse(lib, i["link"]),
+                  "ulc.build": lambda i: build(lib, i["action"], i["success"], i["error"]),
+                  "ulc.handle": lambda i: handle(lib, i)}
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["cmd"] == "start":
+            me = {"name": lib.name, "version": lib.version, "language": language, "homepage": lib.homepage}
+            answer = {"version": 1, "implementation": me, "operations": sorted(operations)}
+        elif msg["cmd"] == "run":
+            try:
+                answer = {"seq": msg["seq"], "output": operations[msg["operation"]](msg["input"])}
+            except Exception as e:  # the library threw: report it, as an app's crash log would
+                answer = {"seq": msg["seq"], "errored": {"message": f"{type(e).__name__}: {e}"}}
+        else:
+            break
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
