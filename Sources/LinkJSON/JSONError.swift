@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Why a JSON text could not be read, and where.
 ///
 /// `offset` counts bytes from the start of the text; `line` and `column` are 1-based
@@ -83,6 +91,12 @@ public func jsonPointerToken(_ token: String) -> String {
 /// "e\u{301}" are equal.
 @inline(__always)
 func sameCodeUnits(_ a: String, _ b: String) -> Bool {
-    // Equal code units imply canonical equivalence, so `==` (fast for ASCII) rules most out.
-    a == b && a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    // Equal code units imply canonical equivalence, so `==` (fast for ASCII) rules most out;
+    // then the bytes are compared directly when both strings are contiguous (native ones are).
+    guard a == b, a.utf8.count == b.utf8.count else { return false }
+    if a.utf8.isEmpty { return true }
+    if let same = a.utf8.withContiguousStorageIfAvailable({ x in
+        b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+    }), let same { return same }
+    return a.utf8.elementsEqual(b.utf8)
 }

@@ -4,6 +4,7 @@ import Foundation
 //
 //   swift run -c release linkconform-bench ulc [count]   ULC module vs a Foundation URLComponents extraction
 //   swift run -c release linkconform-bench suite          wall time of the whole corpus, in process
+//   swift run -c release linkconform-bench protocol [n]   corpus repeated to n cases: in process, and over the adapter protocol
 //   swift run -c release linkconform-bench                both
 //
 // Each figure is the best of several rounds (the machines are noisy; the best round is the
@@ -19,13 +20,16 @@ struct BenchMain {
         switch mode {
         case "ulc": benchULC(count: count)
         case "suite": await benchSuite()
+        case "protocol": await benchProtocol(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
         case "all":
             benchULC(count: count)
             await benchSuite()
+            await benchProtocol(count: 100_000)
         case "profile-ulc": profileULC(count: count)
         case "profile-foundation": profileFoundation(count: count)
+        case "profile-inprocess": await profileInProcess(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
         default:
-            print("usage: linkconform-bench [ulc [count] | suite | all | profile-ulc [count] | profile-foundation [count]]")
+            print("usage: linkconform-bench [ulc [count] | suite | protocol [count] | all | profile-ulc [count] | profile-foundation [count]]")
             exit(64)
         }
     }

@@ -69,8 +69,10 @@ struct RunnerTests {
         let counter = Counter()
         let done = try await Runner(corpus: Self.corpus).run(SwiftImplementation.reference, progress: { n, _ in counter.set(n) },
                                                               shouldStop: { counter.value >= 10 }) { all += $0 }
-        #expect(done == 10)
-        #expect(all.count == 10)
+        // In process, cases run in chunks on every core: the run stops within a chunk of the
+        // request and keeps every case it answered.
+        #expect(done >= 10 && done < Self.corpus.caseCount)
+        #expect(all.count == done)
     }
 
     final class Counter: @unchecked Sendable {

@@ -76,8 +76,11 @@ struct RunCommandTests {
     }
 
     @Test func interruptedRunIsMarkedAndKeepsItsResults() async throws {
-        // A corpus big enough to take a while: the repository's plus 12,000 generated cases.
+        // A corpus big enough to take a while (the repository's plus 12,000 generated cases),
+        // answered one at a time by the reference behind a Python relay: some seconds of work,
+        // so the interruption lands mid-run however fast the in-process path gets.
         let dir = CLI.temporaryDirectory()
+        let relay = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures/tee_adapter.py").path
         try FileManager.default.copyItem(atPath: corpus, toPath: dir + "/Corpus")
         let one = #"{"id": "ulc/bulk/c%d", "title": "t", "operation": "ulc.parse", "requirement": "ULC-1", "polarity": "violating", "provenance": {"kind": "spec"}, "input": {"link": "https://a.example/l?x=%d"}, "expect": {"kind": "notULC"}}"#
         let cases = (0..<12_000).map { String(format: one, $0, $0) }.joined(separator: ",\n")
@@ -85,7 +88,8 @@ struct RunCommandTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["run", "--corpus", dir + "/Corpus", "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress"]
+        process.arguments = ["run", "--corpus", dir + "/Corpus", "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                             "--adapter", "python3 \(relay) \(dir)/log \(CLI.binary) adapter", "--window", "1"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,7 +1,10 @@
 import LinkJSON
 
 /// One case: an operation, its input, what the output must show, and the requirement judged.
-public struct ConformanceCase: Sendable, Hashable {
+///
+/// A class (immutable, so `Sendable`): the runner hands cases to workers on every core, and
+/// passing a reference costs one count instead of one per field.
+public final class ConformanceCase: Sendable {
     /// Whether the input satisfies the requirement or breaks it.
     public enum Polarity: String, Sendable, Hashable, CaseIterable {
         case conforming, violating
@@ -27,9 +30,46 @@ public struct ConformanceCase: Sendable, Hashable {
     public let input: JSONValue
     public let expect: JSONValue
     public let note: String?
+    /// Whether a null implementation's answer (``OperationDefinition/nullOutput``) would meet
+    /// the expectation: a property of the case, worked out once when the corpus is loaded.
+    public let nullPasses: Bool
+    /// The level of ``requirement`` (INFO when the registry does not know it).
+    public let level: RequirementLevel
+    /// The operation's definition (nil when the corpus names an unknown one).
+    public let definition: OperationDefinition?
     /// Where the case is written: path relative to the corpus root, and line.
     public let file: String
     public let line: Int
+
+    init(id: String, suite: String, title: String, operation: String, requirement: String, also: [String],
+         polarity: Polarity, provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue,
+         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
+        self.id = id
+        self.suite = suite
+        self.title = title
+        self.operation = operation
+        self.requirement = requirement
+        self.also = also
+        self.polarity = polarity
+        self.provenance = provenance
+        self.provenanceSource = provenanceSource
+        self.input = input
+        self.expect = expect
+        self.note = note
+        self.nullPasses = nullPasses
+        self.level = level
+        self.definition = definition
+        self.file = file
+        self.line = line
+    }
+
+    /// The same case under another id.
+    func renamed(_ newID: String) -> ConformanceCase {
+        ConformanceCase(id: newID, suite: suite, title: title, operation: operation, requirement: requirement, also: also,
+                        polarity: polarity, provenance: provenance, provenanceSource: provenanceSource, input: input,
+                        expect: expect, note: note, nullPasses: nullPasses, level: level, definition: definition,
+                        file: file, line: line)
+    }
 
     static let shape = JSONShape.object([
         "id": .nonEmptyString,

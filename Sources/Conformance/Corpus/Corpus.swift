@@ -1,13 +1,19 @@
 import Foundation
 import LinkJSON
 
-/// The cases and requirements of one suite.
-public struct SuiteCorpus: Sendable {
+/// The cases and requirements of one suite (a class: shared, never copied field by field).
+public final class SuiteCorpus: Sendable {
     public let definition: SuiteDefinition
     public let registry: RequirementRegistry
     public let cases: [ConformanceCase]
 
     public var name: String { definition.name }
+
+    init(definition: SuiteDefinition, registry: RequirementRegistry, cases: [ConformanceCase]) {
+        self.definition = definition
+        self.registry = registry
+        self.cases = cases
+    }
 }
 
 /// The loaded corpus: every selected suite, the problems found while loading, and a
@@ -29,6 +35,21 @@ public struct Corpus: Sendable {
     public var warnings: [CorpusIssue] { issues.filter { $0.severity == .warning } }
 
     public var caseCount: Int { suites.reduce(0) { $0 + $1.cases.count } }
+
+    /// The same corpus with its cases repeated (ids suffixed `#2`, `#3`, ...) until there are
+    /// `count` of them: for benchmarks.
+    public func repeated(to count: Int) -> Corpus {
+        let original = suites.flatMap { suite in suite.cases.map { (suite, $0) } }
+        guard !original.isEmpty else { return self }
+        var bySuite: [String: [ConformanceCase]] = [:]
+        for i in 0..<count {
+            let (suite, c) = original[i % original.count]
+            let round = i / original.count
+            bySuite[suite.name, default: []].append(round == 0 ? c : c.renamed(c.id + "#\(round + 1)"))
+        }
+        let repeatedSuites = suites.map { SuiteCorpus(definition: $0.definition, registry: $0.registry, cases: bySuite[$0.name] ?? []) }
+        return Corpus(root: root, suites: repeatedSuites, issues: issues, fingerprint: fingerprint)
+    }
 
     /// Loads and checks the corpus under `root`. `suites` selects suites by name (nil: every
     /// registered suite). Loading never stops at the first problem: all are reported.

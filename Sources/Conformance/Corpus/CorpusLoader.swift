@@ -211,7 +211,10 @@ struct CorpusLoader {
             requirement: requirementID, also: (item["also"]?.arrayValue ?? []).compactMap(\.stringValue),
             polarity: ConformanceCase.Polarity(rawValue: item["polarity"]?.stringValue ?? "") ?? .conforming,
             provenance: provenance, provenanceSource: source, input: input, expect: expect,
-            note: item["note"]?.stringValue, file: file, line: line)
+            note: item["note"]?.stringValue,
+            nullPasses: operation.map { $0.compare(expect, $0.nullOutput(input), input).isEmpty } ?? false,
+            level: registry[requirementID]?.level ?? .info, definition: operation,
+            file: file, line: line)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LinkJSON
 
 /// Who an implementation is: what reports show in their columns.
@@ -65,6 +66,9 @@ public protocol Implementation: Sendable {
     func run(_ request: Request) async -> Answer
     /// How many requests may be outstanding at once (1: one after another).
     var window: Int { get }
+    /// How many cases may run at the same time in this process (in-process implementations are
+    /// thread-safe: `Sendable`); 1 for adapters, whose concurrency is their ``window``.
+    var parallelism: Int { get }
     /// What happened to the implementation as a whole (restarts, giving up), for the reports.
     var notes: [String] { get }
     /// Later verdicts on cases already answered (an adapter that answered a case twice).
@@ -74,6 +78,7 @@ public protocol Implementation: Sendable {
 
 extension Implementation {
     public func takeAmendments() -> [Amendment] { [] }
+    public var parallelism: Int { 1 }
 }
 
 /// A later verdict on a case already answered.
@@ -105,6 +110,7 @@ public struct SwiftImplementation: Implementation {
 
     public var displayName: String { info.name }
     public var window: Int { 1 }
+    public var parallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
     public var notes: [String] { [] }
     public func start() async throws(ImplementationError) -> ImplementationInfo { info }
     public func stop() async {}

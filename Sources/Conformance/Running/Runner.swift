@@ -17,13 +17,14 @@ public struct Runner: Sendable {
         self.corpus = corpus
     }
 
-    /// Runs every case of every suite against a started implementation. `window` requests are
-    /// kept outstanding at once when the implementation allows it (adapters); in process, cases
-    /// run one after another. `progress` receives (cases done, cases in all); `shouldStop` is
-    /// polled between cases (a signal handler sets it); the sink may throw to abort. Returns the
+    /// Runs every case of every suite against a started implementation. In process, chunks of
+    /// cases run on every core (``Implementation/parallelism``); an adapter gets `window` requests
+    /// outstanding at once (answers may come in any order). `progress` receives (cases done, cases
+    /// in all); `shouldStop` is polled between cases (a signal handler sets it), and every case
+    /// already answered is still handed to the sink; the sink may throw to abort. Returns the
     /// number of cases run.
     @discardableResult
-    public func run(_ implementation: some Implementation,
+    public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
                     progress: @Sendable (Int, Int) -> Void = { _, _ in },
                     shouldStop: @Sendable () -> Bool = { false },
@@ -33,38 +34,69 @@ public struct Runner: Sendable {
         var done = 0
         var batch: [CaseResult] = []
         batch.reserveCapacity(batchSize)
-        func record(_ index: Int, _ answer: Answer, _ nanos: Int64) throws {
-            let (suite, c) = work[index]
-            batch.append(judge(c, in: suite, answer: answer, nanos: nanos, expectedFailures: expectedFailures))
-            done += 1
-            if batch.count >= batchSize {
-                try sink(batch)
-                batch.removeAll(keepingCapacity: true)
+        func record(_ results: [CaseResult]) throws {
+            for result in results {
+                batch.append(result)
+                if batch.count >= batchSize {
+                    try sink(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
+            done += results.count
             progress(done, total)
         }
-        let window = max(1, implementation.window)
-        if window == 1 {
+        func caseResult(_ index: Int) async -> CaseResult {
+            let (suite, c) = work[index]
+            let (answer, nanos) = await Self.ask(implementation, c)
+            return judge(c, in: suite, answer: answer, nanos: nanos, expectedFailures: expectedFailures)
+        }
+        if implementation.parallelism > 1 {
+            // In process: chunks of cases on every core; a chunk runs its cases one by one.
+            // Chunks small enough that every core gets several, large enough to amortise a task.
+            let chunk = max(1, min(256, total / (implementation.parallelism * 8)))
+            let chunks = stride(from: 0, to: total, by: chunk).map { $0..<min($0 + chunk, total) }
+            // The group is drained before this returns, so `shouldStop` does not outlive the call.
+            try await withoutActuallyEscaping(shouldStop) { shouldStop in
+                try await withThrowingTaskGroup(of: [CaseResult].self) { group in
+                    var next = 0
+                    func submit() {
+                        let range = chunks[next]
+                        next += 1
+                        group.addTask {
+                            var out: [CaseResult] = []
+                            out.reserveCapacity(range.count)
+                            for index in range {
+                                if shouldStop() { break }
+                                out.append(await caseResult(index))
+                            }
+                            return out
+                        }
+                    }
+                    while next < chunks.count && next < implementation.parallelism * 2 && !shouldStop() { submit() }
+                    while let results = try await group.next() {
+                        try record(results)
+                        if next < chunks.count && !shouldStop() { submit() }
+                    }
+                }
+            }
+        } else if implementation.window <= 1 {
             for index in work.indices {
                 if shouldStop() { break }
-                let (answer, nanos) = await Self.ask(implementation, work[index].1)
-                try record(index, answer, nanos)
+                try record([await caseResult(index)])
             }
         } else {
-            try await withThrowingTaskGroup(of: (Int, Answer, Int64).self) { group in
+            // An adapter: `window` requests outstanding, answers in any order.
+            let window = implementation.window
+            try await withThrowingTaskGroup(of: CaseResult.self) { group in
                 var next = 0
                 func submit() {
                     let index = next
-                    let c = work[index].1
                     next += 1
-                    group.addTask {
-                        let (answer, nanos) = await Self.ask(implementation, c)
-                        return (index, answer, nanos)
-                    }
+                    group.addTask { await caseResult(index) }
                 }
                 while next < total && next < window && !shouldStop() { submit() }
-                while let (index, answer, nanos) = try await group.next() {
-                    try record(index, answer, nanos)
+                while let result = try await group.next() {
+                    try record([result])
                     if next < total && !shouldStop() { submit() }
                 }
             }
@@ -111,8 +143,8 @@ public struct Runner: Sendable {
     /// Grades one answer.
     public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
                       expectedFailures: ExpectedFailures? = nil) -> CaseResult {
-        let level = suite.registry[c.requirement]?.level ?? .info
-        let operation = suite.definition.operation(named: c.operation)
+        let level = c.level
+        let operation = c.definition
         var mismatches: [Mismatch] = []
         var actual: JSONValue? = nil
         var message: String? = nil
@@ -131,10 +163,7 @@ public struct Runner: Sendable {
         if let expectedFailures {
             (outcome, message) = expectedFailures.apply(to: outcome, caseID: c.id, message: message)
         }
-        var nullWouldPass = false
-        if level.isJudged, let operation {
-            nullWouldPass = operation.compare(c.expect, operation.nullOutput(c.input), c.input).isEmpty
-        }
+        let nullWouldPass = level.isJudged && c.nullPasses
         return CaseResult(suite: suite.name, caseID: c.id, operation: c.operation, requirement: c.requirement,
                           level: level, outcome: outcome, nullWouldPass: nullWouldPass, actual: actual,
                           expected: c.expect, message: message, durationNanos: nanos)
