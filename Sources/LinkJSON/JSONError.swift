@@ -91,9 +91,9 @@ public func jsonPointerToken(_ token: String) -> String {
 /// "e\u{301}" are equal.
 @inline(__always)
 func sameCodeUnits(_ a: String, _ b: String) -> Bool {
-    // Equal code units imply canonical equivalence, so `==` (fast for ASCII) rules most out;
-    // then the bytes are compared directly when both strings are contiguous (native ones are).
-    guard a == b, a.utf8.count == b.utf8.count else { return false }
+    // Code-unit equality is byte equality: lengths first (O(1) for native strings), then the
+    // bytes directly when both are contiguous (native and small strings are).
+    guard a.utf8.count == b.utf8.count else { return false }
     if a.utf8.isEmpty { return true }
     if let same = a.utf8.withContiguousStorageIfAvailable({ x in
         b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }

@@ -35,6 +35,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         self.members = members
     }
 
+    /// An empty object with room for `capacity` members.
+    public init(capacity: Int) {
+        members = []
+        members.reserveCapacity(capacity)
+    }
+
     public var startIndex: Int { members.startIndex }
     public var endIndex: Int { members.endIndex }
     public subscript(position: Int) -> Member { members[position] }

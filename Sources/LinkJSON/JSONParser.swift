@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reads JSON text (RFC 8259) into ``JSONValue``s, with limits and, on request, value positions.
 ///
 /// Strict by design: no comments, no trailing commas, no `NaN`, UTF-8 only, and duplicate keys
@@ -269,7 +277,8 @@ private struct Reader {
         let open = index
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Plain bytes are skipped eight at a time.
+        index = ByteScan.firstSpecial(bytes.baseAddress!, from: index, to: bytes.count, orDelete: false)
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
@@ -357,7 +366,9 @@ private struct Reader {
         let string = String(decoding: slice, as: UTF8.self)
         // Decoding repairs invalid sequences with U+FFFD; the text is valid exactly when it
         // re-encodes to the same bytes.
-        guard string.utf8.count == slice.count, string.utf8.elementsEqual(slice) else {
+        guard string.utf8.count == slice.count, slice.isEmpty || string.utf8.withContiguousStorageIfAvailable({
+            memcmp($0.baseAddress!, slice.baseAddress!, slice.count) == 0
+        }) ?? string.utf8.elementsEqual(slice) else {
             throw error(.invalidUTF8, "string is not valid UTF-8", at: offset)
         }
         return string

@@ -86,17 +86,28 @@ private struct Writer {
 
     mutating func writeString(_ s: String) {
         out.append(0x22)
-        for byte in s.utf8 {
-            switch byte {
-            case 0x22: out.append(0x5C); out.append(0x22)
-            case 0x5C: out.append(0x5C); out.append(0x5C)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0x00..<0x20, 0x7F:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+        var copy = s
+        copy.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            // Runs of bytes that need no escape are appended whole.
+            var runStart = 0
+            while true {
+                let i = ByteScan.firstSpecial(base, from: runStart, to: bytes.count, orDelete: true)
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+                guard i < bytes.count else { break }
+                runStart = i + 1
+                switch bytes[i] {
+                case 0x22: append("\\\"")
+                case 0x5C: append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case let byte:
+                    let hex: StaticString = "0123456789abcdef"
+                    append("\\u00")
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0xF)])
+                }
             }
         }
         out.append(0x22)

@@ -28,6 +28,10 @@ struct BenchMain {
         case "profile-ulc": profileULC(count: count)
         case "profile-foundation": profileFoundation(count: count)
         case "profile-inprocess": await profileInProcess(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        case "profile-stored": await profileStored(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        case "profile-protocol":
+            await profileProtocol(window: arguments.dropFirst().first.flatMap(Int.init) ?? 64,
+                                  count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
         default:
             print("usage: linkconform-bench [ulc [count] | suite | protocol [count] | all | profile-ulc [count] | profile-foundation [count]]")
             exit(64)

@@ -1,9 +1,14 @@
 import Conformance
 import Foundation
+import ResultsStore
 
 /// The corpus repeated to `count` cases, run (a) in process and (b) through `linkconform adapter`
 /// over the adapter protocol with windows of 1 and 64; cases per second for each, and the
-/// harness's peak memory (this process: the adapter is a child with its own).
+/// harness's peak memory (this process: the adapter is a child with its own). The in-process
+/// run is also measured with every result stored in SQLite, as `linkconform run` does.
+///
+/// The fast runs take the best of three rounds (the median is shown too): on a noisy machine the
+/// best round is the least disturbed one. Window 1 takes long enough to be measured once.
 func benchProtocol(count: Int) async {
     let loaded = Corpus.load(from: "Corpus")
     guard loaded.errors.isEmpty else {
@@ -19,38 +24,62 @@ func benchProtocol(count: Int) async {
     }
     print("protocol: the ULC corpus repeated to \(corpus.caseCount) cases")
 
-    func measure(_ label: String, _ implementation: some Implementation) async {
-        var judged = 0
-        var passes = 0
-        let start = ContinuousClock.now
-        do {
-            try await runner.run(implementation) { batch in
-                judged += batch.count
-                passes += batch.filter { $0.outcome == .pass || $0.outcome == .informational }.count
+    /// Runs `rounds` times; prints the best and median rate. Every case must pass (a broken
+    /// protocol path would otherwise look fast).
+    func measure(_ label: String, rounds: Int, _ implementation: () async throws -> some Implementation,
+                 sink: @escaping ([CaseResult]) throws -> Void = { _ in }) async {
+        var rates: [Double] = []
+        var failures = 0
+        for _ in 0..<rounds {
+            var judged = 0
+            var passes = 0
+            do {
+                let subject = try await implementation()
+                let start = ContinuousClock.now
+                try await runner.run(subject) { batch in
+                    judged += batch.count
+                    passes += batch.count { $0.outcome == .pass || $0.outcome == .informational }
+                    try sink(batch)
+                }
+                rates.append(Double(judged) / start.duration(to: ContinuousClock.now).seconds)
+                await subject.stop()
+            } catch {
+                print("  \(label): failed: \(error)")
+                return
             }
-        } catch {
-            print("  \(label): failed: \(error)")
-            return
+            failures += judged - passes
         }
-        let seconds = start.duration(to: ContinuousClock.now).seconds
-        let note = passes == judged ? "" : "   (\(judged - passes) not passed!)"
-        let padded = label.padding(toLength: 32, withPad: " ", startingAt: 0)
-        print(String(format: "  %@ %10.0f cases/s   (%.2f s)   peak RSS so far %.0f MB%@",
-                     padded as NSString, Double(judged) / seconds, seconds, peakRSSMegabytes(), note as NSString))
+        rates.sort()
+        let padded = label.padding(toLength: 34, withPad: " ", startingAt: 0)
+        let median = rounds > 1 ? String(format: " (median %.0f)", rates[rates.count / 2]) : ""
+        let note = failures == 0 ? "" : "   (\(failures) not passed!)"
+        print(String(format: "  %@ %8.0f cases/s%@   peak RSS so far %.0f MB%@",
+                     padded as NSString, rates.last!, median as NSString, peakRSSMegabytes(), note as NSString))
     }
 
-    await measure("in process", SwiftImplementation.reference)
-    for window in [1, 64] {
-        let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
-                                                                 timeout: .seconds(30), window: window))
-        do {
-            _ = try await adapter.start()
-        } catch {
-            print("  adapter did not start: \(error)")
-            return
+    await measure("in process", rounds: 3) { SwiftImplementation.reference }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-bench-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    do {
+        let store = try ResultsStore(path: directory + "/bench.sqlite")
+        let run = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: nil, toolVersion: "bench", options: .null))
+        let id = try store.register(SwiftImplementation.reference.info, run: run)
+        await measure("in process, stored in SQLite", rounds: 1, { SwiftImplementation.reference }) { batch in
+            try store.insert(batch, run: run, implementation: id)
         }
-        await measure("adapter protocol, window \(window)", adapter)
-        await adapter.stop()
+    } catch {
+        print("  in process, stored in SQLite: \(error)")
+    }
+
+    for (window, rounds) in [(1, 1), (64, 3)] {
+        await measure("adapter protocol, window \(window)", rounds: rounds) {
+            let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
+                                                                     timeout: .seconds(30), window: window))
+            _ = try await adapter.start()
+            return adapter
+        }
     }
     print("  targets: in process >= 300000 cases/s; protocol with a window >= 30000 cases/s; harness peak RSS <= 150 MB")
 }
@@ -69,8 +98,58 @@ func peakRSSMegabytes() -> Double {
 
 /// Only the in-process run of the repeated corpus: for a profiler.
 func profileInProcess(count: Int) async {
+    let clock = ContinuousClock()
+    let t0 = clock.now
     let corpus = Corpus.load(from: "Corpus").repeated(to: count)
+    let t1 = clock.now
     var n = 0
     _ = try? await Runner(corpus: corpus).run(SwiftImplementation.reference) { n += $0.count }
-    print(n)
+    let t2 = clock.now
+    print("\(n) cases: load and repeat \(t0.duration(to: t1)), run \(t1.duration(to: t2)), "
+          + "\(Int(Double(n) / t1.duration(to: t2).seconds)) cases/s")
+}
+
+/// Only one run over the adapter protocol: for a profiler.
+func profileProtocol(window: Int, count: Int) async {
+    let corpus = Corpus.load(from: "Corpus").repeated(to: count)
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("linkconform").path
+    let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
+                                                             timeout: .seconds(30), window: window))
+    guard (try? await adapter.start()) != nil else { return print("the adapter did not start") }
+    let start = ContinuousClock.now
+    var n = 0
+    _ = try? await Runner(corpus: corpus).run(adapter) { n += $0.count }
+    let seconds = start.duration(to: ContinuousClock.now).seconds
+    await adapter.stop()
+    print("\(n) cases over the protocol, window \(window): \(Int(Double(n) / seconds)) cases/s; CPU seconds: "
+          + "harness \(cpuSeconds(children: false)), adapter \(cpuSeconds(children: true))")
+}
+
+/// User and system CPU seconds of this process, or of its children that have been waited for.
+func cpuSeconds(children: Bool) -> String {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+    #else
+    getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
+    #endif
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return String(format: "%.2f user + %.2f sys", seconds(usage.ru_utime), seconds(usage.ru_stime))
+}
+
+/// Only the in-process run with results stored in SQLite: for a profiler.
+func profileStored(count: Int) async {
+    let corpus = Corpus.load(from: "Corpus").repeated(to: count)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-profile-\(getpid()).sqlite").path
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    do {
+        let store = try ResultsStore(path: path)
+        let run = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: nil, toolVersion: "bench", options: .null))
+        let id = try store.register(SwiftImplementation.reference.info, run: run)
+        let start = ContinuousClock.now
+        let n = try await Runner(corpus: corpus).run(SwiftImplementation.reference) { try store.insert($0, run: run, implementation: id) }
+        print("\(n) cases stored: \(Int(Double(n) / start.duration(to: ContinuousClock.now).seconds)) cases/s")
+    } catch {
+        print("failed: \(error)")
+    }
 }

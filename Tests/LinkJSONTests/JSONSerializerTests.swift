@@ -119,4 +119,39 @@ struct JSONSerializerTests {
         #expect(!text.utf8.contains { $0 < 0x20 })
         #expect(try JSONParser.parse(text) == value)
     }
+
+    /// Strings are scanned eight bytes at a time; an escape must be found wherever it falls in
+    /// a word, and plain runs of any length must come through untouched. Compared with a
+    /// byte-by-byte escaper written here from RFC 8259 section 7.
+    @Test func escapesAreFoundAtEveryPositionOfAWord() throws {
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0..<0x20, 0x7F: out += "\\u00" + String(b >> 4, radix: 16) + String(b & 0xF, radix: 16)
+                default: out += String(decoding: [b], as: UTF8.self)
+                }
+            }
+            return out + "\""
+        }
+        var random = SeededGenerator(seed: 0x5EED_0008)
+        let specials: [Character] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "\t", "é", "😀", " ", "~", "\u{80}"]
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...40, using: &random)
+            var s = ""
+            for _ in 0..<length {
+                s.append(Int.random(in: 0..<4, using: &random) == 0 ? specials.randomElement(using: &random)!
+                                                                        : Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random))))
+            }
+            let text = JSONValue.string(s).serialized()
+            let ascii = s.unicodeScalars.allSatisfy { $0.value < 0x80 }
+            if ascii { #expect(text == reference(s), "\(Array(s.utf8))") }
+            #expect(try JSONParser.parse(text).stringValue.map { Array($0.utf8) } == Array(s.utf8), "\(text)")
+        }
+    }
 }

@@ -22,6 +22,8 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         case answer(Answer)
         /// The outcome could not be pinned on this request: send it again, alone.
         case retryAlone(String)
+        /// There was no process to send the request to.
+        case retry
     }
 
     private struct Pending {
@@ -46,7 +48,6 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     private var startWaiters: [CheckedContinuation<Void, Never>] = []
     private var startWaiter: StartWaiter?
     private var identity: ImplementationInfo?
-    private var operations: Set<String> = []
     private var pending: [Int: Pending] = [:]
     private var answered: [Int: String] = [:]
     private var nextSeq = 1
@@ -81,7 +82,12 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    public func supports(_ operation: String) -> Bool { lock.withLock { operations.contains(operation) } }
+    /// The operations the adapter declared at its first start. They have their own lock: every
+    /// case asks, and the main lock is busy with answers.
+    private let operationsLock = NSLock()
+    private var declaredOperations: Set<String> = []
+
+    public func supports(_ operation: String) -> Bool { operationsLock.withLock { declaredOperations.contains(operation) } }
 
     /// Cases re-judged after their first answer (answered twice).
     public func takeAmendments() -> [Amendment] {
@@ -123,7 +129,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         let child: AdapterProcess
         do {
             child = try AdapterProcess(configuration: configuration, generation: g,
-                                       onLine: { [weak self] in self?.handleLine($0, $1) },
+                                       onLines: { [weak self] in self?.handleLines($0, $1) },
                                        onExit: { [weak self] in self?.handleExit($0, $1) })
         } catch {
             return .failure(ImplementationError("cannot launch \(configuration.arguments.joined(separator: " ")): \(error.localizedDescription)"))
@@ -137,7 +143,10 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         switch answer {
         case .success(let (info, ops)):
             lock.withLock {
-                if identity == nil { identity = info; operations = ops }
+                if identity == nil {
+                    identity = info
+                    operationsLock.withLock { declaredOperations = ops }
+                }
             }
             return .success(info)
         case .failure(let error):
@@ -202,6 +211,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             gate.leave(exclusive: alone)
             switch attempt {
             case .answer(let answer): return answer
+            case .retry: return .notRun(reason: "the adapter stopped before this case was sent")
             case .retryAlone(let why):
                 // Alone, every event is pinned on this request, so this cannot repeat.
                 if alone { return .crashed(message: why) }
@@ -211,13 +221,23 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     }
 
     private func send(_ request: Request) async -> Attempt {
-        if let why = await ensureRunning() { return .answer(.notRun(reason: why)) }
-        return await withCheckedContinuation { (c: CheckedContinuation<Attempt, Never>) in
+        while true {
+            let attempt = await sendToRunningProcess(request)
+            guard case .retry = attempt else { return attempt }
+            // No process (not started yet, crashed, replaced, given up, stopped): start one, or
+            // learn why the case cannot run.
+            if let why = await ensureRunning() { return .answer(.notRun(reason: why)) }
+        }
+    }
+
+    /// Sends the request to the current process, taking the lock once; `.retry` when there is
+    /// no process to send it to.
+    private func sendToRunningProcess(_ request: Request) async -> Attempt {
+        await withCheckedContinuation { (c: CheckedContinuation<Attempt, Never>) in
             lock.lock()
-            guard let child = process, gaveUp == nil else {
-                let why = gaveUp ?? "the adapter stopped before this case was sent"
+            guard let child = process, gaveUp == nil, !stopped else {
                 lock.unlock()
-                c.resume(returning: .answer(.notRun(reason: why)))
+                c.resume(returning: .retry)
                 return
             }
             let seq = nextSeq
@@ -226,10 +246,16 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
                                    deadline: ContinuousClock.now + configuration.timeout, generation: generation)
             lock.unlock()
             var line: [UInt8] = []
-            JSONSerializer.write(AdapterProtocol.runRequest(seq: seq, request), to: &line)
-            line.append(0x0A)
+            line.reserveCapacity(96 + request.caseID.utf8.count + (request.encodedInput?.count ?? 256))
+            AdapterProtocol.writeRunRequest(seq: seq, request, to: &line)
             // A failed write means the process is gone: its exit event resolves this request.
-            _ = child.send(line)
+            if configuration.window <= 1 {
+                _ = child.send(line)
+            } else if child.enqueue(line) {
+                // Answers arrive in bursts and wake a burst of requests: the flush runs after
+                // the requests already woken have queued theirs, so the burst is one write.
+                Task { child.flush() }
+            }
         }
     }
 
@@ -237,39 +263,59 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     private typealias Wake = [(CheckedContinuation<Attempt, Never>, Attempt)]
 
-    private func handleLine(_ g: Int, _ event: AdapterProcess.LineEvent) {
+    /// What one line from the adapter says, read without the lock.
+    private enum Reading {
+        case tooLong(Int)
+        case notJSON(JSONError, [UInt8])
+        case value(JSONValue)
+    }
+
+    /// The lines one read brought: each is parsed before the lock is taken (parsing needs no
+    /// state, and the requests being sent meanwhile need the lock), then the lock is taken once
+    /// for all of them, and the requests they answer are woken after it is released.
+    private func handleLines(_ g: Int, _ events: [AdapterProcess.LineEvent]) {
+        let readings: [Reading] = events.map { event in
+            switch event {
+            case .tooLong(let n): return .tooLong(n)
+            case .line(let bytes):
+                do throws(JSONError) { return .value(try JSONParser.parse(bytes)) } catch { return .notJSON(error, bytes) }
+            }
+        }
         var wake: Wake = []
         var startWake: (StartWaiter, Result<(ImplementationInfo, Set<String>), ImplementationError>)?
         lock.lock()
-        defer {
-            lock.unlock()
-            for (c, a) in wake { c.resume(returning: a) }
-            if let (w, r) = startWake { w.continuation.resume(returning: r) }
+        for reading in readings {
+            handle(reading, g, &wake, &startWake)
         }
+        lock.unlock()
+        for (c, a) in wake { c.resume(returning: a) }
+        if let (w, r) = startWake { w.continuation.resume(returning: r) }
+    }
+
+    /// One line's effect, under the lock.
+    private func handle(_ reading: Reading, _ g: Int, _ wake: inout Wake,
+                        _ startWake: inout (StartWaiter, Result<(ImplementationInfo, Set<String>), ImplementationError>)?) {
         guard g == generation, process != nil, !stopped else { return }
         if let waiter = startWaiter, waiter.generation == g {
             startWaiter = nil
-            switch event {
-            case .tooLong(let n): startWake = (waiter, .failure(ImplementationError("the answer to start is a line of \(n) bytes, over the limit")))
-            case .line(let bytes):
-                do {
-                    startWake = (waiter, AdapterProtocol.readStartResponse(try JSONParser.parse(bytes)))
-                } catch {
-                    startWake = (waiter, .failure(ImplementationError("the answer to start is not JSON (\(error.message)): \(Self.clip(bytes))")))
-                }
+            switch reading {
+            case .tooLong(let n):
+                startWake = (waiter, .failure(ImplementationError("the answer to start is a line of \(n) bytes, over the limit")))
+            case .value(let value):
+                startWake = (waiter, AdapterProtocol.readStartResponse(value))
+            case .notJSON(let error, let bytes):
+                startWake = (waiter, .failure(ImplementationError("the answer to start is not JSON (\(error.message)): \(Self.clip(bytes))")))
             }
             return
         }
         let value: JSONValue
-        switch event {
+        switch reading {
         case .tooLong(let n):
             return unattributable("a line of \(n) bytes, over the \(configuration.maxLineBytes)-byte limit", &wake)
-        case .line(let bytes):
-            do {
-                value = try JSONParser.parse(bytes)
-            } catch {
-                return unattributable("a line that is not JSON (\(error.message)): \(Self.clip(bytes))", &wake)
-            }
+        case .notJSON(let error, let bytes):
+            return unattributable("a line that is not JSON (\(error.message)): \(Self.clip(bytes))", &wake)
+        case .value(let v):
+            value = v
         }
         let (seqValue, answer) = AdapterProtocol.readRunResponse(value)
         guard let seq = seqValue?.intValue else {

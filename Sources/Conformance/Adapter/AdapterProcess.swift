@@ -20,10 +20,13 @@ final class AdapterProcess: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let writeLock = NSLock()
     private var inputClosed = false
+    private var writeFailed = false
+    private var writing = false
+    private var queued: [UInt8] = []
     let stderrTail: ByteRing
 
     init(configuration: AdapterConfiguration, generation: Int,
-         onLine: @escaping @Sendable (Int, LineEvent) -> Void,
+         onLines: @escaping @Sendable (Int, [LineEvent]) -> Void,
          onExit: @escaping @Sendable (Int, String) -> Void) throws {
         self.generation = generation
         stderrTail = ByteRing(capacity: configuration.stderrTailBytes)
@@ -47,7 +50,7 @@ final class AdapterProcess: @unchecked Sendable {
         let process = self.process
         let stderrDone = DispatchSemaphore(value: 0)
         let reader = Thread {
-            AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLine(generation, $0) }
+            AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLines(generation, $0) }
             process.waitUntilExit()
             // Let the last words on stderr arrive before the exit is reported with them.
             _ = stderrDone.wait(timeout: .now() + .milliseconds(300))
@@ -73,11 +76,49 @@ final class AdapterProcess: @unchecked Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// Writes one message; false when the adapter no longer reads its input.
+    /// Writes one message now (with anything queued before it). False when the adapter no
+    /// longer reads its input (a write failed, or the input was closed).
     func send(_ bytes: [UInt8]) -> Bool {
-        writeLock.lock(); defer { writeLock.unlock() }
-        guard !inputClosed else { return false }
+        _ = enqueue(bytes)
+        return flush()
+    }
+
+    /// Queues one message without writing it. Returns true when the queue was empty: the caller
+    /// then owes a ``flush()``, and may delay it so that messages queued meanwhile go out in the
+    /// same system call.
+    func enqueue(_ bytes: [UInt8]) -> Bool {
+        writeLock.withLock {
+            guard !inputClosed && !writeFailed else { return false }
+            let wasEmpty = queued.isEmpty && !writing
+            queued.append(contentsOf: bytes)
+            return wasEmpty
+        }
+    }
+
+    /// Writes everything queued, including what others queue while this writes; a flush that
+    /// finds another one in progress leaves the work to it. False when a write failed.
+    @discardableResult
+    func flush() -> Bool {
+        writeLock.lock()
+        if writing { writeLock.unlock(); return !writeFailed }
+        writing = true
         let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        var batch: [UInt8] = []
+        while !queued.isEmpty && !writeFailed {
+            swap(&batch, &queued)
+            writeLock.unlock()
+            let ok = AdapterProcess.writeAll(fd, batch)
+            batch.removeAll(keepingCapacity: true)
+            writeLock.lock()
+            if !ok { writeFailed = true; queued.removeAll() }
+        }
+        writing = false
+        let ok = !writeFailed
+        writeLock.unlock()
+        return ok
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -90,8 +131,17 @@ final class AdapterProcess: @unchecked Sendable {
         return true
     }
 
+    /// Closes the adapter's input (after what is queued has been written).
     func closeInput() {
-        writeLock.lock(); defer { writeLock.unlock() }
+        writeLock.lock()
+        // A writer in progress empties the queue first; wait for it (it never holds the lock
+        // while writing).
+        while writing {
+            writeLock.unlock()
+            usleep(1_000)
+            writeLock.lock()
+        }
+        defer { writeLock.unlock() }
         guard !inputClosed else { return }
         inputClosed = true
         try? stdinPipe.fileHandleForWriting.close()
@@ -113,12 +163,14 @@ final class AdapterProcess: @unchecked Sendable {
         kill()
     }
 
-    /// Reads `fd` to its end, handing over each line without its newline. A line longer than
-    /// `maxLine` is dropped and reported once, with the length it reached.
-    static func readLines(fd: Int32, maxLine: Int, _ handle: (LineEvent) -> Void) {
+    /// Reads `fd` to its end, handing over the lines (without their newlines) completed by each
+    /// read, in order. A line longer than `maxLine` is dropped and reported once, with the
+    /// length it reached.
+    static func readLines(fd: Int32, maxLine: Int, _ handle: ([LineEvent]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var pending: [UInt8] = []
         var overflowed = 0   // > 0 while skipping the rest of a too-long line
+        var events: [LineEvent] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
@@ -138,17 +190,21 @@ final class AdapterProcess: @unchecked Sendable {
                     }
                     guard newline < n else { break }
                     if overflowed > 0 {
-                        handle(.tooLong(overflowed))
+                        events.append(.tooLong(overflowed))
                         overflowed = 0
                     } else {
-                        handle(.line(pending))
+                        events.append(.line(pending))
                         pending.removeAll(keepingCapacity: true)
                     }
                     start = newline + 1
                 }
             }
+            if !events.isEmpty {
+                handle(events)
+                events.removeAll(keepingCapacity: true)
+            }
         }
-        if overflowed > 0 { handle(.tooLong(overflowed)) } else if !pending.isEmpty { handle(.line(pending)) }
+        if overflowed > 0 { handle([.tooLong(overflowed)]) } else if !pending.isEmpty { handle([.line(pending)]) }
     }
 }
 

@@ -25,6 +25,25 @@ public enum AdapterProtocol {
          "input": request.input]
     }
 
+    /// The `run` request as one line (with its newline), the same text as ``runRequest(seq:_:)``
+    /// serialized, written straight into `out`, with the input's text reused when the request
+    /// carries it.
+    public static func writeRunRequest(seq: Int, _ request: Request, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"cmd":"run","seq":"#.utf8)
+        out.append(contentsOf: String(seq).utf8)
+        out.append(contentsOf: #","case":"#.utf8)
+        JSONSerializer.write(.string(request.caseID), to: &out)
+        out.append(contentsOf: #","operation":"#.utf8)
+        JSONSerializer.write(.string(request.operation), to: &out)
+        out.append(contentsOf: #","input":"#.utf8)
+        if let encoded = request.encodedInput {
+            out.append(contentsOf: encoded)
+        } else {
+            JSONSerializer.write(request.input, to: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
     public static func stopRequest() -> JSONValue {
         ["cmd": "stop"]
     }

@@ -11,6 +11,8 @@ final class AsyncGate: @unchecked Sendable {
     private var exclusiveWaiters: [CheckedContinuation<Void, Never>] = []
 
     func enter(exclusive wantsExclusive: Bool) async {
+        // The common case, a shared entry with nobody exclusive about, takes no suspension.
+        if !wantsExclusive, enteredShared() { return }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             lock.lock()
             if wantsExclusive {
@@ -32,6 +34,14 @@ final class AsyncGate: @unchecked Sendable {
                     lock.unlock()
                 }
             }
+        }
+    }
+
+    private func enteredShared() -> Bool {
+        lock.withLock {
+            guard !exclusive && exclusiveWaiters.isEmpty else { return false }
+            shared += 1
+            return true
         }
     }
 

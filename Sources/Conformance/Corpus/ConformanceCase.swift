@@ -28,6 +28,9 @@ public final class ConformanceCase: Sendable {
     public let provenanceSource: String?
     /// The input with string generators expanded.
     public let input: JSONValue
+    /// The input's JSON text (compact), written once: an adapter run sends it with every
+    /// request, and some inputs are tens of kilobytes.
+    public let encodedInput: [UInt8]
     public let expect: JSONValue
     public let note: String?
     /// Whether a null implementation's answer (``OperationDefinition/nullOutput``) would meet
@@ -43,7 +46,8 @@ public final class ConformanceCase: Sendable {
 
     init(id: String, suite: String, title: String, operation: String, requirement: String, also: [String],
          polarity: Polarity, provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue,
-         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
+         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int,
+         encodedInput: [UInt8]? = nil) {
         self.id = id
         self.suite = suite
         self.title = title
@@ -54,6 +58,11 @@ public final class ConformanceCase: Sendable {
         self.provenance = provenance
         self.provenanceSource = provenanceSource
         self.input = input
+        self.encodedInput = encodedInput ?? {
+            var bytes: [UInt8] = []
+            JSONSerializer.write(input, to: &bytes)
+            return bytes
+        }()
         self.expect = expect
         self.note = note
         self.nullPasses = nullPasses
@@ -68,7 +77,7 @@ public final class ConformanceCase: Sendable {
         ConformanceCase(id: newID, suite: suite, title: title, operation: operation, requirement: requirement, also: also,
                         polarity: polarity, provenance: provenance, provenanceSource: provenanceSource, input: input,
                         expect: expect, note: note, nullPasses: nullPasses, level: level, definition: definition,
-                        file: file, line: line)
+                        file: file, line: line, encodedInput: encodedInput)
     }
 
     static let shape = JSONShape.object([

@@ -21,11 +21,14 @@ public struct Request: Sendable {
     public let caseID: String
     public let operation: String
     public let input: JSONValue
+    /// The input's JSON text, when the caller already has it (adapters send it as it is).
+    public let encodedInput: [UInt8]?
 
-    public init(caseID: String, operation: String, input: JSONValue) {
+    public init(caseID: String, operation: String, input: JSONValue, encodedInput: [UInt8]? = nil) {
         self.caseID = caseID
         self.operation = operation
         self.input = input
+        self.encodedInput = encodedInput
     }
 }
 

@@ -136,7 +136,7 @@ public struct Runner: Sendable {
             return (.skipped(reason: "\(implementation.displayName) does not implement \(c.operation)"), 0)
         }
         let started = ContinuousClock.now
-        let answer = await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input))
+        let answer = await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input, encodedInput: c.encodedInput))
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
     }
 

@@ -72,13 +72,10 @@ public struct ULCScenarioReport: Sendable, Hashable {
 public enum ULCSimulation {
     public static func run(_ scenario: ULCScenario, policy: ULCReceiver<VirtualClock>.Policy = .init()) async -> ULCScenarioReport {
         let clock = VirtualClock()
-        let backend = ScriptedBackend(clock: clock, script: scenario.backend, sessionOpen: scenario.signedIn)
-        let store = MemorySessionStore()
-        let opener = RecordingOpener(clock: clock, succeeds: scenario.openSucceeds)
-        let device = DeviceState(signedIn: scenario.signedIn)
+        let world = SimulatedWorld(clock: clock, scenario: scenario)
         func makeReceiver() -> ULCReceiver<VirtualClock> {
-            ULCReceiver(logoutAction: scenario.logoutAction, clock: clock, backend: backend, store: store,
-                        opener: opener, policy: policy, clearLocalData: { device.signOut() })
+            ULCReceiver(logoutAction: scenario.logoutAction, clock: clock, backend: world, store: world,
+                        opener: world, policy: policy, clearLocalData: { world.signOut() })
         }
         var receiver = makeReceiver()
         if scenario.signedIn { await receiver.signedIn(token: "session-1") }
@@ -86,13 +83,15 @@ public enum ULCSimulation {
 
         var attempts = 0
         var elapsed: [Double] = []
+        elapsed.reserveCapacity(scenario.links.count)
         for link in scenario.links {
             let report = await receiver.handle(link)
             attempts += report.backendAttempts
             elapsed.append(report.elapsed.seconds)
         }
-        return ULCScenarioReport(opened: opener.opened, prompts: 0, backendAttempts: attempts,
-                                 userSignedIn: device.signedIn, backendSessionOpen: backend.sessionOpen,
+        let end = world.state
+        return ULCScenarioReport(opened: end.opened, prompts: 0, backendAttempts: attempts,
+                                 userSignedIn: end.signedIn, backendSessionOpen: end.sessionOpen,
                                  elapsedSeconds: elapsed)
     }
 }
@@ -105,76 +104,66 @@ extension Duration {
     }
 }
 
-/// A back end whose answers follow a script, taking virtual time.
-final class ScriptedBackend: ULCBackend, @unchecked Sendable {
+/// Everything around the receiver in a simulation, behind one lock: the scripted back end (its
+/// answers take virtual time), storage that survives a force-quit (it outlives receiver
+/// instances), the URL opener that records each request with its options and virtual time, and
+/// whether a user is signed in on the device. One object rather than four keeps a simulation
+/// cheap: the conformance run builds one per `ulc.handle` case.
+final class SimulatedWorld: ULCBackend, ULCSessionStore, ULCURLOpener, @unchecked Sendable {
+    struct State {
+        var nextAttempt = 0
+        var sessionOpen: Bool
+        var stored: ULCStoredSession?
+        var opened: [ULCScenarioReport.Opened] = []
+        var signedIn: Bool
+    }
+
     private let lock = NSLock()
     private let clock: VirtualClock
     private let script: [ULCScenario.Attempt]
-    private var next = 0
-    private var open: Bool
+    private let openSucceeds: Bool
+    private var current: State
 
-    init(clock: VirtualClock, script: [ULCScenario.Attempt], sessionOpen: Bool) {
+    init(clock: VirtualClock, scenario: ULCScenario) {
         self.clock = clock
-        self.script = script
-        self.open = sessionOpen
+        self.script = scenario.backend
+        self.openSucceeds = scenario.openSucceeds
+        self.current = State(sessionOpen: scenario.signedIn, signedIn: scenario.signedIn)
     }
 
-    var sessionOpen: Bool { lock.withLock { open } }
+    var state: State { lock.withLock { current } }
 
+    // The back end.
     func closeSession(token: String) async throws -> ULCBackendAnswer {
         let attempt: ULCScenario.Attempt = lock.withLock {
-            defer { next += 1 }
-            return script.isEmpty ? .init(.closed) : script[min(next, script.count - 1)]
+            defer { current.nextAttempt += 1 }
+            return script.isEmpty ? .init(.closed) : script[min(current.nextAttempt, script.count - 1)]
         }
         try await clock.sleep(for: attempt.answer == .hang ? .seconds(3600) : .seconds(attempt.seconds))
         switch attempt.answer {
         case .closed:
-            let wasOpen = lock.withLock { defer { open = false }; return open }
+            let wasOpen = lock.withLock { defer { current.sessionOpen = false }; return current.sessionOpen }
             return wasOpen ? .closed : .alreadyClosed
         case .alreadyClosed:
-            lock.withLock { open = false }
+            lock.withLock { current.sessionOpen = false }
             return .alreadyClosed
         case .transient: return .transientFailure("503 Service Unavailable")
         case .permanent: return .permanentFailure("403 Forbidden")
         case .hang: return .transientFailure("unreachable")
         }
     }
-}
 
-/// Storage that survives a simulated force-quit (it outlives receiver instances).
-final class MemorySessionStore: ULCSessionStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: ULCStoredSession?
-    func load() async -> ULCStoredSession? { lock.withLock { stored } }
-    func save(_ session: ULCStoredSession?) async { lock.withLock { stored = session } }
-}
+    // Storage.
+    func load() async -> ULCStoredSession? { lock.withLock { current.stored } }
+    func save(_ session: ULCStoredSession?) async { lock.withLock { current.stored = session } }
 
-/// Records every open request with its options and virtual time.
-final class RecordingOpener: ULCURLOpener, @unchecked Sendable {
-    private let lock = NSLock()
-    private let clock: VirtualClock
-    private let succeeds: Bool
-    private var log: [ULCScenarioReport.Opened] = []
-
-    init(clock: VirtualClock, succeeds: Bool) {
-        self.clock = clock
-        self.succeeds = succeeds
-    }
-
-    var opened: [ULCScenarioReport.Opened] { lock.withLock { log } }
-
+    // The opener.
     func open(_ url: String, universalLinksOnly: Bool) async -> Bool {
         let at = clock.now.seconds
-        lock.withLock { log.append(.init(url: url, universalLinksOnly: universalLinksOnly, atSeconds: at)) }
-        return succeeds
+        lock.withLock { current.opened.append(.init(url: url, universalLinksOnly: universalLinksOnly, atSeconds: at)) }
+        return openSucceeds
     }
-}
 
-/// Whether a user is signed in on the simulated device.
-final class DeviceState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signed: Bool
-    init(signedIn: Bool) { signed = signedIn }
-    var signedIn: Bool { lock.withLock { signed } }
-    func signOut() { lock.withLock { signed = false } }
+    // The device.
+    func signOut() { lock.withLock { current.signedIn = false } }
 }

@@ -62,27 +62,28 @@ public enum ULCSuite {
     )
 
     static func parseOutput(_ answer: ULCParseAnswer) -> JSONValue {
-        var o = JSONObject()
-        o["kind"] = .string(answer.kind.rawValue)
-        if let action = answer.action { o["action"] = .string(action) }
-        if let success = answer.success { o["success"] = .string(success) }
-        if let error = answer.error { o["error"] = .string(error) }
+        // Fresh objects with distinct keys: members are appended, not looked up first.
+        var o = JSONObject(capacity: 6)
+        o.append("kind", .string(answer.kind.rawValue))
+        if let action = answer.action { o.append("action", .string(action)) }
+        if let success = answer.success { o.append("success", .string(success)) }
+        if let error = answer.error { o.append("error", .string(error)) }
         if answer.rawSuccess != nil || answer.rawError != nil {
-            var raw = JSONObject()
-            if let s = answer.rawSuccess { raw["success"] = .string(s) }
-            if let e = answer.rawError { raw["error"] = .string(e) }
-            o["raw"] = .object(raw)
+            var raw = JSONObject(capacity: 2)
+            if let s = answer.rawSuccess { raw.append("success", .string(s)) }
+            if let e = answer.rawError { raw.append("error", .string(e)) }
+            o.append("raw", .object(raw))
         }
         if let violations = answer.violations {
-            o["violations"] = .array(violations.map { v in
-                var item = JSONObject()
-                item["key"] = .string(v.key)
-                item["requirement"] = .string(v.requirement)
-                item["level"] = .string(v.level.rawValue)
-                item["offset"] = v.offset.map { .int($0) } ?? .null
-                item["message"] = .string(v.message)
+            o.append("violations", .array(violations.map { v in
+                var item = JSONObject(capacity: 5)
+                item.append("key", .string(v.key))
+                item.append("requirement", .string(v.requirement))
+                item.append("level", .string(v.level.rawValue))
+                item.append("offset", v.offset.map { .int($0) } ?? .null)
+                item.append("message", .string(v.message))
                 return .object(item)
-            })
+            }))
         }
         return .object(o)
     }
