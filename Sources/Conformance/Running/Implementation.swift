@@ -104,11 +104,18 @@ public struct Amendment: Sendable {
 /// ```
 public struct SwiftImplementation: Implementation {
     public let info: ImplementationInfo
-    let handlers: [String: SuiteDefinition.Handler]
+    /// The handlers by operation name. A handful: a linear search beats hashing the name for
+    /// every case.
+    let handlers: [(operation: String, handler: SuiteDefinition.Handler)]
 
     public init(info: ImplementationInfo, handlers: [String: SuiteDefinition.Handler]) {
         self.info = info
-        self.handlers = handlers
+        self.handlers = handlers.sorted { $0.key < $1.key }.map { (operation: $0.key, handler: $0.value) }
+    }
+
+    func handler(for operation: String) -> SuiteDefinition.Handler? {
+        for entry in handlers where entry.operation == operation { return entry.handler }
+        return nil
     }
 
     public var displayName: String { info.name }
@@ -118,10 +125,10 @@ public struct SwiftImplementation: Implementation {
     public func start() async throws(ImplementationError) -> ImplementationInfo { info }
     public func stop() async {}
 
-    public func supports(_ operation: String) -> Bool { handlers[operation] != nil }
+    public func supports(_ operation: String) -> Bool { handler(for: operation) != nil }
 
     public func run(_ request: Request) async -> Answer {
-        guard let handler = handlers[request.operation] else {
+        guard let handler = handler(for: request.operation) else {
             return .skipped(reason: "operation \(request.operation) is not implemented")
         }
         do {
