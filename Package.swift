@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "linkconform-bench", targets: ["linkconform-bench"]),
         .library(name: "LinkURL", targets: ["LinkURL"]),
         .library(name: "ULC", targets: ["ULC"]),
+        .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
         .library(name: "Conformance", targets: ["Conformance"]),
     ],
     dependencies: [
@@ -23,9 +24,11 @@ let package = Package(
         // Seeded random numbers for property tests, benchmark inputs and fuzz replays.
         .target(name: "SeededRandom"),
         // Protocol modules (reference implementations).
-        .target(name: "ULC", dependencies: ["LinkURL"]),
+        .target(name: "XCallbackURL", dependencies: ["LinkURL"]),
+        // ULC is x-callback-url on top of universal links: it reads callbacks the same way.
+        .target(name: "ULC", dependencies: ["LinkURL", "XCallbackURL"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC"]),
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL"]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -38,11 +41,12 @@ let package = Package(
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
         // Bundled adapter: ULC the way a typical iOS app reads links (URLComponents), for comparison.
         .executableTarget(name: "foundation-adapter", path: "Adapters/foundation/Sources"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
+        .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),

@@ -127,7 +127,7 @@ struct CheckCommand: ParsableCommand {
     func printHuman(_ bytes: [UInt8], _ url: LinkURL, _ explanations: [LinkExplanation], _ titles: [String: String]) {
         Console.line(shown(bytes))
         if explanations.isEmpty {
-            Console.line("not a link of any protocol LinkConform checks (\(SuiteRegistry.all.map(\.name).joined(separator: ", "))); for ULC: no ulc-success query parameter")
+            Console.line("not a link of any protocol LinkConform checks: " + SuiteRegistry.all.map { "\($0.name) reads \($0.recognizes)" }.joined(separator: "; "))
             if url.isOverLimit {
                 Console.line("  the link is over the \(URLLimits.default.maxLength)-byte limit and was not split")
             } else {
@@ -141,13 +141,14 @@ struct CheckCommand: ParsableCommand {
         for e in explanations {
             Console.line("\(e.suite): \(e.verdict)")
             for field in e.fields {
-                let label = field.label.padding(toLength: 12, withPad: " ", startingAt: 0)
+                let width = max(12, e.fields.map(\.label.count).max() ?? 0)
+                let label = field.label.padding(toLength: width, withPad: " ", startingAt: 0)
                 switch (field.raw, field.decoded) {
                 case (nil, _): Console.line("  \(label) (absent)")
                 case (let raw?, nil): Console.line("  \(label) \(raw)")
                 case (let raw?, let decoded?):
                     Console.line("  \(label) raw      \(raw)")
-                    Console.line("  \(String(repeating: " ", count: 12)) decoded  \(decoded)")
+                    Console.line("  \(String(repeating: " ", count: width)) decoded  \(decoded)")
                 }
             }
             if e.violations.isEmpty {

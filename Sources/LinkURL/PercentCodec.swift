@@ -18,24 +18,45 @@ public enum PercentCodec {
     }
 
     static func decode(buffer: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> [UInt8] {
-        let n = buffer.count
-        return [UInt8](unsafeUninitializedCapacity: n) { out, written in
-            var k = 0
-            var w = 0
-            while k < n {
-                let c = buffer[k]
-                if c == UInt8(ascii: "%"), k + 2 < n,
-                   let h = ByteClass.hexValue(buffer[k + 1]), let l = ByteClass.hexValue(buffer[k + 2]) {
-                    out[w] = h << 4 | l
-                    k += 3
-                } else {
-                    out[w] = plusAsSpace && c == UInt8(ascii: "+") ? 0x20 : c
-                    k += 1
-                }
-                w += 1
-            }
-            written = w
+        [UInt8](unsafeUninitializedCapacity: buffer.count) { out, written in
+            written = decode(buffer, into: out, plusAsSpace: plusAsSpace)
         }
+    }
+
+    /// Decodes `buffer` into `out` (at least as long); returns the bytes written.
+    static func decode(_ buffer: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, plusAsSpace: Bool) -> Int {
+        let n = buffer.count
+        var k = 0
+        var w = 0
+        while k < n {
+            let c = buffer[k]
+            if c == UInt8(ascii: "%"), k + 2 < n,
+               let h = ByteClass.hexValue(buffer[k + 1]), let l = ByteClass.hexValue(buffer[k + 2]) {
+                out[w] = h << 4 | l
+                k += 3
+            } else {
+                out[w] = plusAsSpace && c == UInt8(ascii: "+") ? 0x20 : c
+                k += 1
+            }
+            w += 1
+        }
+        return w
+    }
+
+    /// Decodes straight into a string, invalid UTF-8 replaced by U+FFFD: for names and values
+    /// shown as text. Bytes without a `%` (or `+`, when it means a space) are not copied twice.
+    ///
+    /// ```swift
+    /// Array("caf%C3%A9%FF".utf8).withUnsafeBufferPointer { PercentCodec.decodedText($0) }   // "café\u{FFFD}"
+    /// ```
+    public static func decodedText(_ buffer: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String {
+        let n = buffer.count
+        if ByteSearch.first(UInt8(ascii: "%"), in: buffer, from: 0, to: n) == n,
+           !plusAsSpace || ByteSearch.first(UInt8(ascii: "+"), in: buffer, from: 0, to: n) == n {
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        // The initializer validates what is written and repairs invalid sequences.
+        return String(unsafeUninitializedCapacity: n) { decode(buffer, into: $0, plusAsSpace: plusAsSpace) }
     }
 
     /// Decodes and reads the result as UTF-8; nil when the octets are not valid UTF-8.

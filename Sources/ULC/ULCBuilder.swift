@@ -1,4 +1,5 @@
 import LinkURL
+import XCallbackURL
 
 extension ULC {
     /// Why ``build(action:success:error:)`` refused its input: the violations the link would have.
@@ -68,39 +69,37 @@ extension ULC {
 
     /// The problems of a callback URL (decoded once and split as `scan`): it must be an absolute
     /// https URL with a host, no user information, and valid syntax. `text` gives the text of a
-    /// range of the URL (nil: all of it), and is only called to word a violation. Shared by
-    /// ``parse(_:limits:)`` and ``build(action:success:error:)``.
+    /// range of the URL (nil: all of it), and is only called to word a violation.
     static func urlProblems(_ parameter: ULCParameter, _ scan: URLScan, offset: Int? = nil,
                             text: (Range<Int>?) -> String) -> [ULCViolation] {
-        let name = parameter.rawValue
-        guard let scheme = scan.scheme else {
-            return [ULCViolation(.callbackNotAbsolute, parameter: parameter, offset: offset,
-                message: "\(name) reads '\(shortened(text(nil)))', which is not an absolute URL; it must be a universal link (https://host/...)")]
-        }
-        let userinfo = scan.userinfo
-        let problem = scan.firstSyntaxDiagnostic
-        guard !scan.isHTTPS || scan.hasNoHost || userinfo != nil || problem != nil else { return [] }
         var found: [ULCViolation] = []
-        if !scan.isHTTPS {
-            found.append(ULCViolation(.callbackNotHTTPS, parameter: parameter, offset: offset,
-                message: "\(name) uses '\(shortened(text(scheme))):'; callbacks must be universal links, which begin with https://"))
-        }
-        if scan.hasNoHost {
-            found.append(ULCViolation(.callbackNoHost, parameter: parameter, offset: offset,
-                message: "\(name) reads '\(shortened(text(nil)))', which has no host"))
-        }
-        if let userinfo {
-            found.append(ULCViolation(.callbackUserinfo, parameter: parameter, offset: offset,
-                message: "\(name) carries user information ('\(shortened(text(userinfo)))@'); a host after '@' is a classic way to disguise where a link leads"))
-        }
-        if let problem {
-            found.append(ULCViolation(.callbackInvalidURL, parameter: parameter, offset: offset,
-                message: "\(name) is not a valid URL: \(problem.message) of the decoded value"))
-        }
+        if let scheme = scan.scheme, !scan.isHTTPS { found.append(notHTTPS(parameter, offset: offset, scheme: text(scheme))) }
+        CallbackInspection.urlFindings(scan) { found.append(violation($0, parameter, offset: offset, text: text)) }
         return found
     }
 
-    static func shortened(_ s: String) -> String {
-        s.count <= 80 ? s : String(s.prefix(77)) + "..."
+    /// A callback finding (shared with x-callback-url) as a ULC violation.
+    static func violation(_ finding: CallbackFinding, _ parameter: ULCParameter, offset: Int?,
+                          text: (Range<Int>?) -> String) -> ULCViolation {
+        let code: ULCViolation.Code
+        var at = offset
+        switch finding {
+        case .doubleEncoded: code = .callbackDoubleEncoded
+        case .rawDelimiter(let o, _): code = .callbackRawDelimiter; at = o
+        case .plus(let o): code = .callbackPlus; at = o
+        case .notUTF8, .invalidSyntax: code = .callbackInvalidURL
+        case .notAbsolute: code = .callbackNotAbsolute
+        case .noHost: code = .callbackNoHost
+        case .userinfo: code = .callbackUserinfo
+        }
+        let suffix = finding == .notAbsolute ? "; it must be a universal link (https://host/...)" : ""
+        return ULCViolation(code, parameter: parameter, offset: at,
+                            message: CallbackInspection.message(finding, parameter: parameter.rawValue, suffix: suffix, text: text))
+    }
+
+    /// ULC's own demand on top of x-callback-url: callbacks are universal links.
+    static func notHTTPS(_ parameter: ULCParameter, offset: Int?, scheme: String) -> ULCViolation {
+        ULCViolation(.callbackNotHTTPS, parameter: parameter, offset: offset,
+            message: "\(parameter.rawValue) uses '\(CallbackInspection.shortened(scheme)):'; callbacks must be universal links, which begin with https://")
     }
 }

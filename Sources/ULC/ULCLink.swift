@@ -1,4 +1,5 @@
 import LinkURL
+import XCallbackURL
 
 /// A link read as a Universal Link Callback: what it asks for, and everything wrong with it.
 ///
@@ -49,18 +50,6 @@ public struct ULCLink: Sendable {
     }
 }
 
-/// One callback parameter's value: raw as in the link, and decoded exactly once.
-public struct ULCCallback: Sendable, Hashable {
-    public let parameter: ULCParameter
-    /// The value's range in the link.
-    public let range: Range<Int>
-    /// The link's bytes (shared, not copied).
-    let link: [UInt8]
-    /// The value percent-decoded once (`+` kept), or nil if the octets are not UTF-8.
-    public let decoded: String?
-
-    /// The raw (encoded) value, as written in the link.
-    public var raw: String {
-        link.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-    }
-}
+/// One callback parameter's value: raw as in the link, and decoded exactly once (the type
+/// x-callback-url callbacks use, named by ULC's parameters).
+public typealias ULCCallback = CallbackValue<ULCParameter>

@@ -1,4 +1,5 @@
 import LinkURL
+import XCallbackURL
 
 /// Universal Link Callbacks: parsing, building and (in ``ULCReceiver``) receiving.
 ///
@@ -35,8 +36,8 @@ private struct Parser {
             ])
         }
         // Occurrences of each callback parameter: the first one, the second one, and how many.
-        var successItems = Occurrences()
-        var errorItems = Occurrences()
+        var successItems = ParameterOccurrences()
+        var errorItems = ParameterOccurrences()
         var callbackItems = CallbackRanges()
         url.bytes.withUnsafeBufferPointer { b in
             url.forEachQueryItem { item in
@@ -98,58 +99,40 @@ private struct Parser {
             message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(first.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
     }
 
-    mutating func callback(_ parameter: ULCParameter, _ found: Occurrences) -> ULCCallback? {
-        guard let item = found.first else { return nil }
+    mutating func callback(_ parameter: ULCParameter, _ found: ParameterOccurrences) -> ULCCallback? {
         let name = parameter.rawValue
-        if let second = found.second {
+        let valueRange: Range<Int>
+        switch found.reading {
+        case .absent: return nil
+        case .repeated(let second, let count):
             violations.append(ULCViolation(.callbackDuplicated, parameter: parameter, offset: second.name.lowerBound,
-                message: "\(name) appears \(found.count) times; readers that keep the first and readers that keep the last would open different URLs"))
+                message: "\(name) appears \(count) times; readers that keep the first and readers that keep the last would open different URLs"))
             return nil
-        }
-        guard let valueRange = item.value, !valueRange.isEmpty else {
+        case .empty(let item):
             violations.append(ULCViolation(.callbackEmpty, parameter: parameter, offset: item.name.lowerBound,
                 message: "\(name) has no value; it must carry an encoded universal link"))
             return nil
+        case .value(let range): valueRange = range
         }
-        let nested = NestedURL(in: url.bytes, value: valueRange)
+        // Read the way every x-callback-url callback is read; ULC adds that it is https.
+        var findings: [CallbackFinding] = []
+        let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { findings.append($0) }
         let result = ULCCallback(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
-        checkNested(nested, parameter)
-        return result
-    }
-
-    mutating func checkNested(_ nested: NestedURL, _ parameter: ULCParameter) {
-        let name = parameter.rawValue
-        let at = nested.raw.lowerBound
-        if nested.isDoubleEncoded {
-            violations.append(ULCViolation(.callbackDoubleEncoded, parameter: parameter, offset: at,
-                message: "\(name) is encoded twice: decoded once it still reads '\(ULC.shortened(nested.decoded ?? ""))'; it must be decoded exactly once, so it is not a URL"))
-            return
-        }
-        var sawDelimiter = false, sawPlus = false
-        for finding in nested.findings {
-            switch finding {
-            case .rawDelimiter(let offset, let byte) where !sawDelimiter:
-                sawDelimiter = true
-                violations.append(ULCViolation(.callbackRawDelimiter, parameter: parameter, offset: offset,
-                    message: "\(name) holds a raw '\(Character(Unicode.Scalar(byte)))' at byte \(offset): the callback URL was not percent-encoded, so a '&' or '#' of its own would already have cut it"))
-            case .plusSign(let offset) where !sawPlus:
-                sawPlus = true
-                violations.append(ULCViolation(.callbackPlus, parameter: parameter, offset: offset,
-                    message: "\(name) holds a raw '+' at byte \(offset): RFC 3986 readers keep it, form-style readers (URLSearchParams, parse_qsl) read a space; encode it as %2B"))
-            default: break
-            }
-        }
-        guard nested.decoded != nil else {
-            violations.append(ULCViolation(.callbackInvalidURL, parameter: parameter, offset: at,
-                message: "\(name) decodes to bytes that are not UTF-8 text"))
-            return
-        }
+        guard !findings.isEmpty || !nested.scan.isHTTPS else { return result }
+        let at = valueRange.lowerBound
         let text = nested.decoded ?? ""   // captured alone: capturing `nested` would copy it
-        let problems = ULC.urlProblems(parameter, nested.scan, offset: at) { r in
-            guard let r else { return text }
-            return String(decoding: Array(text.utf8)[r], as: UTF8.self)
+        let words = { (r: Range<Int>?) in r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text }
+        // How the value was written, then what its URL lacks: https first.
+        for finding in findings where finding.concernsEncoding {
+            violations.append(ULC.violation(finding, parameter, offset: at, text: words))
         }
-        if !problems.isEmpty { violations += problems }
+        if nested.decoded != nil, !nested.isDoubleEncoded, let scheme = nested.scan.scheme, !nested.scan.isHTTPS {
+            violations.append(ULC.notHTTPS(parameter, offset: at, scheme: words(scheme)))
+        }
+        for finding in findings where !finding.concernsEncoding {
+            violations.append(ULC.violation(finding, parameter, offset: at, text: words))
+        }
+        return result
     }
 
     /// The link without the callback items, their separators or a fragment.
@@ -231,17 +214,5 @@ struct CallbackRanges {
         case 2: r2
         default: r3
         }
-    }
-}
-
-/// The first two occurrences of a parameter, and how many there are, without allocating.
-struct Occurrences {
-    var first: QueryItem?
-    var second: QueryItem?
-    var count = 0
-
-    mutating func add(_ item: QueryItem) {
-        if first == nil { first = item } else if second == nil { second = item }
-        count += 1
     }
 }

@@ -1,3 +1,5 @@
+import XCallbackURL
+
 /// One way a link breaks a ULC rule, tied to the requirement it breaks.
 ///
 /// Codes are stable: they appear in JSON output, corpus cases and reports. Each code belongs to
@@ -87,10 +89,8 @@ public struct ULCViolation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(requirement) \(level.rawValue) \(key): \(message)" }
 }
 
-/// Requirement levels (RFC 2119 words, plus INFO where the source is silent).
-public enum ULCLevel: String, Sendable, Hashable {
-    case must = "MUST", should = "SHOULD", may = "MAY", info = "INFO"
-}
+/// Requirement levels: the same enumeration for every protocol module.
+public typealias ULCLevel = RuleLevel
 
 /// The two callback parameters.
 public enum ULCParameter: String, Sendable, Hashable, CaseIterable {

@@ -29,11 +29,8 @@ func benchULC(count: Int) {
         }
         return n
     })
-    print("ulc parse: \(links.count) generated links, \(links.reduce(0) { $0 + $1.utf8.count } / links.count) bytes on average, readers disagree on \(disagreements)")
-    print("  ULC module (parse + every check)       \(rate(links.count, timing.a))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
-    print("  Foundation URLComponents extraction    \(rate(links.count, timing.b))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
-    print(String(format: "  ratio of best rounds                   %10.1fx   target >= 5x", timing.b / timing.a))
-    print(String(format: "  median of per-round ratios             %10.1fx", timing.medianRatio))
+    printComparison("ulc parse: \(links.count) generated links, \(links.reduce(0) { $0 + $1.utf8.count } / links.count) bytes on average, readers disagree on \(disagreements)",
+                    ours: "ULC module (parse + every check)", theirs: "Foundation URLComponents extraction", count: links.count, timing)
 }
 
 

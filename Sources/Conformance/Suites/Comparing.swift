@@ -44,3 +44,42 @@ func violationKey(_ item: JSONValue) -> String? {
     return item["parameter"]?.stringValue.map { "\($0):\(code)" } ?? code
 }
 
+
+/// What every `*.build` operation expects: `{"roundTrip": true}`, or a refusal with the
+/// violations optionally listed.
+let buildExpectShape = JSONShape.either([
+    .object(["roundTrip": .bool], required: ["roundTrip"]),
+    .object(["refused": .bool, "violations": .array(.nonEmptyString)], required: ["refused"]),
+])
+
+/// The comparison every `*.build` operation shares: for `roundTrip` the built text (under
+/// `outputKey`) goes to `roundTrip`; otherwise the output must be a refusal, whose listed
+/// violation keys, when it lists any, are compared as a set.
+func compareBuild(_ expect: JSONValue, _ actual: JSONValue, outputKey: String, what: String,
+                  roundTrip: (String) -> [Mismatch]) -> [Mismatch] {
+    if expect["roundTrip"] != nil {
+        guard let built = actual[outputKey]?.stringValue else {
+            return [Mismatch(outputKey, expected: "a built \(what)", actual: actual.serialized())]
+        }
+        return roundTrip(built)
+    }
+    guard let refused = actual["refused"] else {
+        return [Mismatch("refused", expected: "a refusal", actual: actual.serialized())]
+    }
+    var found: [Mismatch] = []
+    if let wanted = expect["violations"]?.arrayValue, let listed = refused.arrayValue, !listed.isEmpty {
+        compareKeySets("violations", wanted, listed, &found)
+    }
+    return found
+}
+
+/// A violation as every suite's parse output writes it.
+func violationJSON(key: String, requirement: String, level: String, offset: Int?, message: String) -> JSONValue {
+    var item = JSONObject(capacity: 5)
+    item.append("key", .string(key))
+    item.append("requirement", .string(requirement))
+    item.append("level", .string(level))
+    item.append("offset", offset.map { .int($0) } ?? .null)
+    item.append("message", .string(message))
+    return .object(item)
+}

@@ -11,6 +11,8 @@ public struct SuiteDefinition: Sendable {
     /// Folder and prefix name (`ulc`).
     public let name: String
     public let title: String
+    /// What makes a link one of this protocol's, for people (`a link whose query has ulc-success`).
+    public let recognizes: String
     public let operations: [OperationDefinition]
     /// The reference implementation of every operation.
     public let reference: [String: Handler]
@@ -20,10 +22,11 @@ public struct SuiteDefinition: Sendable {
     /// that the registry agrees.
     public let codeRequirements: [String: RequirementLevel]
 
-    public init(name: String, title: String, operations: [OperationDefinition], reference: [String: Handler],
+    public init(name: String, title: String, recognizes: String, operations: [OperationDefinition], reference: [String: Handler],
                 explain: @escaping @Sendable ([UInt8]) -> LinkExplanation?, codeRequirements: [String: RequirementLevel]) {
         self.name = name
         self.title = title
+        self.recognizes = recognizes
         self.operations = operations
         self.reference = reference
         self.explain = explain
@@ -114,6 +117,7 @@ public struct LinkExplanation: Sendable {
 public enum SuiteRegistry {
     public static let all: [SuiteDefinition] = [
         ULCSuite.definition,
+        XCallbackSuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {

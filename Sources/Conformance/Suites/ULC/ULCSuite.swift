@@ -7,6 +7,7 @@ public enum ULCSuite {
     public static let definition = SuiteDefinition(
         name: "ulc",
         title: "Universal Link Callbacks (logout)",
+        recognizes: "a link whose query has ulc-success",
         operations: [parse, build, handle],
         reference: handlers(for: ReferenceULC()),
         explain: explain,
@@ -75,14 +76,8 @@ public enum ULCSuite {
             o.append("raw", .object(raw))
         }
         if let violations = answer.violations {
-            o.append("violations", .array(violations.map { v in
-                var item = JSONObject(capacity: 5)
-                item.append("key", .string(v.key))
-                item.append("requirement", .string(v.requirement))
-                item.append("level", .string(v.level.rawValue))
-                item.append("offset", v.offset.map { .int($0) } ?? .null)
-                item.append("message", .string(v.message))
-                return .object(item)
+            o.append("violations", .array(violations.map {
+                violationJSON(key: $0.key, requirement: $0.requirement, level: $0.level.rawValue, offset: $0.offset, message: $0.message)
             }))
         }
         return .object(o)
@@ -94,26 +89,9 @@ public enum ULCSuite {
         name: "ulc.build",
         summary: "build the link an initiating system sends, or refuse the input",
         input: .object(["action": .string, "success": .string, "error": .string], required: ["action", "success", "error"]),
-        expect: .either([
-            .object(["roundTrip": .bool], required: ["roundTrip"]),
-            .object(["refused": .bool, "violations": .array(.nonEmptyString)], required: ["refused"]),
-        ]),
+        expect: buildExpectShape,
         compare: { expect, actual, input in
-            var found: [Mismatch] = []
-            if expect["roundTrip"] != nil {
-                guard let link = actual["link"]?.stringValue else {
-                    return [Mismatch("link", expected: "a built link", actual: actual.serialized())]
-                }
-                found += roundTripProblems(link: link, input: input)
-            } else {
-                guard let refused = actual["refused"] else {
-                    return [Mismatch("refused", expected: "a refusal", actual: actual.serialized())]
-                }
-                if let wanted = expect["violations"]?.arrayValue, let listed = refused.arrayValue, !listed.isEmpty {
-                    compareKeySets("violations", wanted, listed, &found)
-                }
-            }
-            return found
+            compareBuild(expect, actual, outputKey: "link", what: "link") { roundTripProblems(link: $0, input: input) }
         },
         nullOutput: { _ in ["refused": []] }
     )

@@ -1,0 +1,290 @@
+import LinkJSON
+import LinkURL
+import XCallbackURL
+
+/// The x-callback-url suite: operations `xcallback.parse`, `xcallback.build`,
+/// `xcallback.callback` (docs/corpus-format.md).
+public enum XCallbackSuite {
+    public static let definition = SuiteDefinition(
+        name: "xcallback",
+        title: "x-callback-url (inter-app actions and callbacks)",
+        recognizes: "a URL whose host is x-callback-url",
+        operations: [parse, build, callback],
+        reference: handlers(for: ReferenceXCallback()),
+        explain: explain,
+        codeRequirements: Dictionary(
+            XCallbackViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
+            uniquingKeysWith: { a, _ in a })
+    )
+
+    /// JSON handlers for the three operations, backed by any ``XCallbackSubject``.
+    public static func handlers(for subject: some XCallbackSubject) -> [String: SuiteDefinition.Handler] {
+        [
+            "xcallback.parse": { input in
+                parseOutput(subject.parse(url: input["url"]?.stringValue ?? ""))
+            },
+            "xcallback.build": { input in
+                switch subject.build(request(from: input)) {
+                case .url(let url): return ["url": .string(url)]
+                case .refused(let keys): return ["refused": .array(keys.map(JSONValue.string))]
+                }
+            },
+            "xcallback.callback": { input in
+                let allowed = input["allowedSchemes"]?.arrayValue?.compactMap(\.stringValue)
+                let response = subject.callback(url: input["url"]?.stringValue ?? "", outcome: outcome(from: input), allowedSchemes: allowed)
+                switch response {
+                case .open(let url): return ["open": .string(url)]
+                case .none(let reason): return ["open": .null, "reason": .string(reason)]
+                }
+            },
+        ]
+    }
+
+    static let itemShape = JSONShape.object(["name": .string, "value": .nullable(.string)], required: ["name"])
+
+    // MARK: xcallback.parse
+
+    static let parse = OperationDefinition(
+        name: "xcallback.parse",
+        summary: "read a URL as an x-callback-url: kind, action, the x- parameters decoded once, action parameters, violations",
+        input: .object(["url": .string], required: ["url"]),
+        expect: .object([
+            "kind": .oneOf(["xcallback", "notXCallback", "invalid"]),
+            "scheme": .nullable(.string),
+            "action": .nullable(.string),
+            "source": .nullable(.string),
+            "success": .nullable(.string),
+            "error": .nullable(.string),
+            "cancel": .nullable(.string),
+            "parameters": .array(itemShape),
+            "violations": .array(.nonEmptyString),
+        ], required: ["kind"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            compareEqual("kind", expect, actual, &found)
+            for key in ["scheme", "action", "source", "success", "error", "cancel"] { compareEqual(key, expect, actual, &found) }
+            if let wanted = expect["parameters"] {
+                let got = actual["parameters"]
+                if normalizedItems(got) != normalizedItems(wanted) {
+                    found.append(Mismatch("parameters", expected: wanted, actual: got))
+                }
+            }
+            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
+                compareKeySets("violations", wanted, reported, &found)
+            }
+            return found
+        },
+        nullOutput: { _ in ["kind": "notXCallback"] }
+    )
+
+    /// Items as (name, value) pairs: a missing `value` is the same as `null`.
+    static func normalizedItems(_ value: JSONValue?) -> [JSONValue]? {
+        value?.arrayValue?.map { item in
+            .array([item["name"] ?? .null, item["value"] ?? .null])
+        }
+    }
+
+    static func parseOutput(_ answer: XCallbackParseAnswer) -> JSONValue {
+        var o = JSONObject(capacity: 11)
+        o.append("kind", .string(answer.kind.rawValue))
+        if let scheme = answer.scheme { o.append("scheme", .string(scheme)) }
+        if let action = answer.action { o.append("action", .string(action)) }
+        if let source = answer.source { o.append("source", .string(source)) }
+        if let success = answer.success { o.append("success", .string(success)) }
+        if let error = answer.error { o.append("error", .string(error)) }
+        if let cancel = answer.cancel { o.append("cancel", .string(cancel)) }
+        if let parameters = answer.parameters { o.append("parameters", .array(parameters.map(itemJSON))) }
+        if !answer.raw.isEmpty {
+            var raw = JSONObject(capacity: answer.raw.count)
+            for key in ["action", "source", "success", "error", "cancel"] {
+                if let value = answer.raw[key] { raw.append(key, .string(value)) }
+            }
+            o.append("raw", .object(raw))
+        }
+        if let violations = answer.violations {
+            o.append("violations", .array(violations.map {
+                violationJSON(key: $0.key, requirement: $0.requirement, level: $0.level.rawValue, offset: $0.offset, message: $0.message)
+            }))
+        }
+        return .object(o)
+    }
+
+    static func itemJSON(_ item: XCallbackItem) -> JSONValue {
+        ["name": .string(item.name), "value": item.value.map(JSONValue.string) ?? .null]
+    }
+
+    static func items(_ value: JSONValue?) -> [XCallbackItem] {
+        (value?.arrayValue ?? []).map { XCallbackItem(name: $0["name"]?.stringValue ?? "", value: $0["value"]?.stringValue) }
+    }
+
+    // MARK: xcallback.build
+
+    static let build = OperationDefinition(
+        name: "xcallback.build",
+        summary: "build an action URL from scheme, action, x- parameters and action parameters, or refuse the input",
+        input: .object([
+            "scheme": .string, "action": .string, "source": .string, "success": .string, "error": .string,
+            "cancel": .string, "parameters": .array(itemShape),
+        ], required: ["scheme", "action"]),
+        expect: buildExpectShape,
+        compare: { expect, actual, input in
+            compareBuild(expect, actual, outputKey: "url", what: "URL") { roundTripProblems(url: $0, input: input) }
+        },
+        nullOutput: { _ in ["refused": []] }
+    )
+
+    static func request(from input: JSONValue) -> XCallbackRequest {
+        XCallbackRequest(scheme: input["scheme"]?.stringValue ?? "", action: input["action"]?.stringValue ?? "",
+                         source: input["source"]?.stringValue, success: input["success"]?.stringValue,
+                         error: input["error"]?.stringValue, cancel: input["cancel"]?.stringValue,
+                         parameters: items(input["parameters"]))
+    }
+
+    /// Whether a built URL reads back as the input: in our RFC 3986 reader with no violation, in
+    /// a form-style reader, and with the x- parameters first in the draft's order.
+    static func roundTripProblems(url: String, input: JSONValue) -> [Mismatch] {
+        let want = request(from: input)
+        let link = XCallback.parse(url)
+        guard link.kind == .xcallback, link.violations.isEmpty else {
+            return [Mismatch("url", expected: "an x-callback-url with no violation",
+                             actual: "\(link.kind.rawValue) \(link.violationKeys) in \(url)")]
+        }
+        var found: [Mismatch] = []
+        func check(_ field: String, _ wanted: String?, _ got: String?) {
+            if wanted != got { found.append(Mismatch(field, expected: .string(wanted), actual: .string(got))) }
+        }
+        check("scheme", want.scheme, link.scheme)
+        check("action", want.action, link.action)
+        check("source", want.source, link.source)
+        check("success", want.success, link.success?.decoded)
+        check("error", want.error, link.error?.decoded)
+        check("cancel", want.cancel, link.cancel?.decoded)
+        if link.parameters != want.parameters {
+            found.append(Mismatch("parameters", expected: .array(want.parameters.map(itemJSON)), actual: .array(link.parameters.map(itemJSON))))
+        }
+        // The order: the x- parameters present, in the draft's order, before everything else.
+        let items = link.url.queryItems
+        let names = items.filter { !$0.range.isEmpty }.map { items.decodedName($0) }
+        let xNames = XCallbackParameter.allCases.filter { want.value(of: $0) != nil }.map(\.rawValue)
+        if Array(names.prefix(xNames.count)) != xNames {
+            found.append(Mismatch("order", expected: "\(xNames) first", actual: "\(names)"))
+        }
+        // Form-style readers ('+' as a space) must read every value the same.
+        for item in items where !item.range.isEmpty {
+            if items.decodedValue(item, plusAsSpace: true) != items.decodedValue(item) || items.decodedName(item, plusAsSpace: true) != items.decodedName(item) {
+                found.append(Mismatch("\(items.decodedName(item)) (form-style reader)", expected: .string(items.decodedValue(item)),
+                                      actual: .string(items.decodedValue(item, plusAsSpace: true))))
+            }
+        }
+        return found
+    }
+
+    // MARK: xcallback.callback
+
+    static let callback = OperationDefinition(
+        name: "xcallback.callback",
+        summary: "the URL the target app opens when the action ends in success, error or cancel, or nothing",
+        input: .object([
+            "url": .string,
+            "outcome": .oneOf(["success", "error", "cancel"]),
+            "results": .array(itemShape),
+            "errorCode": .string,
+            "errorMessage": .string,
+            "allowedSchemes": .array(.string),
+        ], required: ["url", "outcome"]),
+        expect: .object(["open": .nullable(.string)], required: ["open"]),
+        compare: { expect, actual, input in
+            let got = actual["open"]
+            guard let wanted = expect["open"]?.stringValue else {
+                if let got, !got.isNull { return [Mismatch("open", expected: "nothing opened", actual: got.serialized())] }
+                return []
+            }
+            guard let opened = got?.stringValue else {
+                return [Mismatch("open", expected: .string(wanted), actual: got)]
+            }
+            return equivalenceProblems(expected: wanted, actual: opened, added: addedCount(input))
+        },
+        nullOutput: { _ in ["open": .null] }
+    )
+
+    static func outcome(from input: JSONValue) -> XCallbackOutcome {
+        switch input["outcome"]?.stringValue {
+        case "error": .error(code: input["errorCode"]?.stringValue ?? "", message: input["errorMessage"]?.stringValue ?? "")
+        case "cancel": .cancel
+        default: .success(results: items(input["results"]))
+        }
+    }
+
+    /// How many parameters the outcome adds to the callback (checked with a form-style reader too).
+    static func addedCount(_ input: JSONValue) -> Int {
+        switch outcome(from: input) {
+        case .success(let results): results.count
+        case .error: 2
+        case .cancel: 0
+        }
+    }
+
+    /// Whether `actual` is the URL `expected` describes: scheme (any case), authority, path and
+    /// fragment as written, the same query parameters in order with names and values equal once
+    /// decoded (empty pairs ignored), the last `added` also equal in a form-style reader, and
+    /// valid RFC 3986 syntax throughout.
+    static func equivalenceProblems(expected: String, actual: String, added: Int) -> [Mismatch] {
+        let want = LinkURL(parsing: expected)
+        let got = LinkURL(parsing: actual)
+        var found: [Mismatch] = []
+        if let problem = got.scan.firstSyntaxDiagnostic {
+            found.append(Mismatch("open", expected: "valid RFC 3986 syntax", actual: "\(problem.message) in \(actual)"))
+        }
+        let sameStart = want.text(of: .scheme)?.lowercased() == got.text(of: .scheme)?.lowercased()
+            && want.authority.map(want.text(in:)) == got.authority.map(got.text(in:)) && want.text(in: want.path) == got.text(in: got.path)
+        if !sameStart || want.text(of: .fragment) != got.text(of: .fragment) {
+            found.append(Mismatch("open", expected: expected, actual: actual))
+            return found
+        }
+        func pairs(_ url: LinkURL, plusAsSpace: Bool) -> [[String?]] {
+            let items = url.queryItems
+            return items.filter { !$0.range.isEmpty }.map { [items.decodedName($0, plusAsSpace: plusAsSpace), items.decodedValue($0, plusAsSpace: plusAsSpace)] }
+        }
+        let wanted = pairs(want, plusAsSpace: false)
+        let gotPairs = pairs(got, plusAsSpace: false)
+        if wanted != gotPairs {
+            found.append(Mismatch("open", expected: "parameters \(wanted.map { "\($0[0] ?? "")=\($0[1] ?? "(no value)")" })",
+                                  actual: "\(gotPairs.map { "\($0[0] ?? "")=\($0[1] ?? "(no value)")" }) in \(actual)"))
+        } else if added > 0 {
+            let form = pairs(got, plusAsSpace: true)
+            for (rfc, formStyle) in zip(gotPairs.suffix(added), form.suffix(added)) where rfc != formStyle {
+                found.append(Mismatch("open", expected: "\(rfc[0] ?? "") encoded so that form-style readers read it the same",
+                                      actual: "a form-style reader reads \(formStyle[1] ?? "(no value)") in \(actual)"))
+            }
+        }
+        return found
+    }
+
+    // MARK: check
+
+    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
+        let link = XCallback.parse(bytes)
+        guard link.kind != .notXCallback else { return nil }
+        var fields = [LinkExplanation.Field("action", raw: link.rawAction, decoded: link.action)]
+        fields.append(.init("x-source", raw: link.rawSource, decoded: link.source))
+        for parameter in XCallbackParameter.callbacks {
+            let callback = link.callback(parameter)
+            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded))
+        }
+        let items = link.url.queryItems
+        for item in items where !item.range.isEmpty && XCallbackParameter(rawValue: items.decodedName(item)) == nil {
+            let name = String(decoding: PercentCodec.decode(link.url.bytes[item.name]), as: UTF8.self)
+            fields.append(.init("parameter " + name, raw: items.rawValue(item) ?? "(no '=')",
+                                decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) }))
+        }
+        let violations = link.violations.map {
+            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+                                      code: $0.key, message: $0.message, offset: $0.offset)
+        }
+        let verdict = link.kind == .xcallback
+            ? (violations.isEmpty ? "a valid x-callback-url" : "a usable x-callback-url, with warnings")
+            : "an invalid x-callback-url: a target app must not open its broken callbacks"
+        return LinkExplanation(suite: "xcallback", verdict: verdict, recognized: true, valid: link.kind == .xcallback,
+                               fields: fields, violations: violations)
+    }
+}

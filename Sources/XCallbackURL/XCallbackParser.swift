@@ -1,0 +1,235 @@
+import LinkURL
+
+/// Reads one URL as an x-callback-url (``XCallback/parse(_:limits:)``).
+struct XCallbackParser {
+    let url: LinkURL
+    var violations: [XCallbackViolation] = []
+
+    init(url: LinkURL) { self.url = url }
+
+    mutating func run() -> XCallbackLink {
+        if url.isOverLimit {
+            return link(.invalid, violations: [
+                XCallbackViolation(.linkTooLong, offset: url.diagnostics[0].offset,
+                                   message: "the URL is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"),
+            ])
+        }
+        guard url.isAbsolute, let host = url.host, hostIsXCallbackURL(host) else { return link(.notXCallback) }
+        if url.bytes[host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            violations.append(XCallbackViolation(.hostNotLowercase, offset: host.lowerBound,
+                message: "the host is written '\(url.text(in: host))'; RFC 3986 makes it the same host as x-callback-url, but readers that compare it exactly (CallbackURLKit) do not recognise it"))
+        }
+        checkAction()
+        if let problem = url.scan.firstSyntaxDiagnostic {
+            let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
+            violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
+                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(problem.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
+        }
+        if let fragment = url.fragment {
+            violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.lowerBound - 1,
+                message: "the URL has a fragment ('#' at byte \(fragment.lowerBound - 1)); the x-callback-url form has none, so it is most likely a callback's own '#' left unencoded, which cut that callback short"))
+        }
+
+        // One pass over the query: the x-callback parameters are counted, action parameters
+        // checked as they go by.
+        var found = Found()
+        var actionItems: [QueryItem] = []
+        url.bytes.withUnsafeBufferPointer { b in
+            url.forEachQueryItem { item in
+                guard !item.range.isEmpty else { return }
+                if let parameter = XCallback.parameter(named: item, in: b) {
+                    found[parameter].add(item)
+                } else {
+                    actionItems.append(item)
+                    checkActionParameter(item, b)
+                }
+            }
+        }
+        let source = found[.source]
+        if case .repeated(let second, let count) = source.reading { duplicated(.source, second: second, count: count) }
+        if let item = source.single, let value = item.value {
+            plusCheck(value, parameter: XCallbackParameter.source.rawValue, code: .valuePlus)
+        }
+        let success = callback(.success, found[.success])
+        let error = callback(.error, found[.error])
+        let cancel = callback(.cancel, found[.cancel])
+        let kind: XCallbackLink.Kind = violations.contains { $0.code.isFatal } ? .invalid : .xcallback
+        return XCallbackLink(kind: kind, url: url, success: success, error: error, cancel: cancel,
+                             sourceItem: source.single, actionItems: actionItems, violations: violations)
+    }
+
+    func link(_ kind: XCallbackLink.Kind, violations: [XCallbackViolation] = []) -> XCallbackLink {
+        XCallbackLink(kind: kind, url: url, success: nil, error: nil, cancel: nil, sourceItem: nil, actionItems: [], violations: violations)
+    }
+
+    /// The occurrences of the four parameters, held inline.
+    struct Found {
+        var source = ParameterOccurrences(), success = ParameterOccurrences()
+        var error = ParameterOccurrences(), cancel = ParameterOccurrences()
+
+        subscript(parameter: XCallbackParameter) -> ParameterOccurrences {
+            get {
+                switch parameter {
+                case .source: source
+                case .success: success
+                case .error: error
+                case .cancel: cancel
+                }
+            }
+            set {
+                switch parameter {
+                case .source: source = newValue
+                case .success: success = newValue
+                case .error: error = newValue
+                case .cancel: cancel = newValue
+                }
+            }
+        }
+    }
+
+    /// The host is x-callback-url, in any letter case (RFC 3986 section 3.2.2).
+    func hostIsXCallbackURL(_ host: Range<Int>) -> Bool {
+        let name: StaticString = "x-callback-url"
+        guard host.count == name.utf8CodeUnitCount else { return false }
+        let p = name.utf8Start
+        for (k, i) in host.enumerated() {
+            let b = url.bytes[i]
+            let lower = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+            if lower != p[k] { return false }
+        }
+        return true
+    }
+
+    mutating func checkAction() {
+        let path = url.path
+        let bytes = url.bytes
+        let start = path.first.map { bytes[$0] == UInt8(ascii: "/") } == true ? path.lowerBound + 1 : path.lowerBound
+        guard start < path.upperBound else {
+            violations.append(XCallbackViolation(.actionEmpty, offset: path.lowerBound,
+                message: "the URL names no action: the path after x-callback-url is empty"))
+            return
+        }
+        // A first segment that is a version (1, 1.0, v2, v2.1) with an action after it.
+        var end = start
+        while end < path.upperBound, bytes[end] != UInt8(ascii: "/") { end += 1 }
+        if end + 1 < path.upperBound, Self.isVersion(bytes[start..<end]) {
+            violations.append(XCallbackViolation(.actionVersionSegment, offset: start,
+                message: "the path starts with the version '\(url.text(in: start..<end))'; revision R1 removed the version from the path (register a scheme per version instead)"))
+        }
+    }
+
+    /// `1`, `1.0`, `v2`, `V2.1`: digits separated by single dots, after an optional `v`.
+    static func isVersion(_ segment: ArraySlice<UInt8>) -> Bool {
+        var s = segment[...]
+        if let first = s.first, first | 0x20 == UInt8(ascii: "v") { s = s.dropFirst() }
+        guard let first = s.first, let last = s.last, Self.isDigit(first), Self.isDigit(last) else { return false }
+        var previousDot = false
+        for b in s {
+            if b == UInt8(ascii: ".") {
+                if previousDot { return false }
+                previousDot = true
+            } else if Self.isDigit(b) {
+                previousDot = false
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// An action parameter: the `x-` prefix is reserved; a raw `+` in its value is ambiguous.
+    mutating func checkActionParameter(_ item: QueryItem, _ b: UnsafeBufferPointer<UInt8>) {
+        let name = item.name
+        var reserved = false
+        if name.count >= 2 {
+            if b[name.lowerBound] == UInt8(ascii: "x") && b[name.lowerBound + 1] == UInt8(ascii: "-") {
+                reserved = true
+            } else if b[name.lowerBound] == UInt8(ascii: "%") || b[name.lowerBound + 1] == UInt8(ascii: "%") {
+                reserved = XCallback.decodedText(b, name).hasPrefix("x-")
+            }
+        }
+        if reserved {
+            let decoded = XCallback.decodedText(b, name)
+            violations.append(XCallbackViolation(.parameterReservedPrefix, parameter: decoded, offset: name.lowerBound,
+                message: "the action parameter '\(CallbackInspection.shortened(decoded))' uses the x- prefix, which the specification keeps for its own parameters"))
+        }
+        if let value = item.value, ByteSearch.first(UInt8(ascii: "+"), in: b, from: value.lowerBound, to: value.upperBound) < value.upperBound {
+            plusCheck(value, parameter: XCallback.decodedText(b, name), code: .valuePlus)
+        }
+    }
+
+    /// Reports the first raw `+` of a value.
+    mutating func plusCheck(_ value: Range<Int>, parameter: String, code: XCallbackViolation.Code) {
+        guard let plus = url.bytes[value].firstIndex(of: UInt8(ascii: "+")) else { return }
+        violations.append(XCallbackViolation(code, parameter: parameter, offset: plus,
+            message: "the value of \(CallbackInspection.shortened(parameter)) holds a raw '+' at byte \(plus): RFC 3986 readers keep it, form-style readers (Chromium, URLSearchParams, parse_qsl) read a space; encode it as %2B"))
+    }
+
+    mutating func duplicated(_ parameter: XCallbackParameter, second: QueryItem, count: Int) {
+        violations.append(XCallbackViolation(.callbackDuplicated, parameter: parameter.rawValue, offset: second.name.lowerBound,
+            message: "\(parameter.rawValue) appears \(count) times; readers that keep the first (Chromium) and readers that keep the last (CallbackURLKit) would use different values, so it is not read"))
+    }
+
+    /// Reads and checks one callback parameter.
+    mutating func callback(_ parameter: XCallbackParameter, _ found: ParameterOccurrences) -> XCallbackValue? {
+        let name = parameter.rawValue
+        let valueRange: Range<Int>
+        switch found.reading {
+        case .absent: return nil
+        case .repeated(let second, let count):
+            duplicated(parameter, second: second, count: count)
+            return nil
+        case .empty(let item):
+            violations.append(XCallbackViolation(.callbackEmpty, parameter: name, offset: item.name.lowerBound,
+                message: "\(name) has no value; it must carry an encoded URL"))
+            return nil
+        case .value(let range): valueRange = range
+        }
+        var findings: [CallbackFinding] = []
+        let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { findings.append($0) }
+        let at = valueRange.lowerBound
+        let text = nested.decoded ?? ""
+        var unusable = false
+        for finding in findings {
+            switch finding {
+            case .noHost: continue   // custom-scheme callbacks need no host
+            case .doubleEncoded, .notUTF8, .notAbsolute: unusable = true
+            default: break
+            }
+            violations.append(Self.violation(finding, parameter: name, offset: at) { r in
+                r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text
+            })
+        }
+        if !unusable, let scheme = nested.scan.scheme,
+           text.utf8.withContiguousStorageIfAvailable({ XCallbackPolicy.isRefused(scheme: UnsafeBufferPointer(rebasing: $0[scheme])) }) == true {
+            let schemeText = String(decoding: text.utf8.prefix(scheme.upperBound).dropFirst(scheme.lowerBound), as: UTF8.self)
+            violations.append(XCallbackViolation(.callbackSchemeRefused, parameter: name, offset: at,
+                message: "\(name) uses the scheme '\(schemeText):', which a target app must never open (script, local-file and program-launching schemes)"))
+        }
+        return XCallbackValue(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
+    }
+
+    /// A finding as an x-callback-url violation (`noHost` is not one: custom schemes need no host).
+    static func violation(_ finding: CallbackFinding, parameter name: String, offset: Int,
+                          text: (Range<Int>?) -> String) -> XCallbackViolation {
+        let code: XCallbackViolation.Code
+        switch finding {
+        case .doubleEncoded: code = .callbackDoubleEncoded
+        case .rawDelimiter: code = .callbackRawDelimiter
+        case .plus: code = .callbackPlus
+        case .notUTF8, .invalidSyntax: code = .callbackInvalidURL
+        case .notAbsolute: code = .callbackNotAbsolute
+        case .noHost: code = .callbackInvalidURL   // not reached: the caller skips it
+        case .userinfo: code = .callbackUserinfo
+        }
+        let at: Int
+        switch finding {
+        case .rawDelimiter(let o, _), .plus(let o): at = o
+        default: at = offset
+        }
+        return XCallbackViolation(code, parameter: name, offset: at,
+                                  message: CallbackInspection.message(finding, parameter: name, text: text))
+    }
+}

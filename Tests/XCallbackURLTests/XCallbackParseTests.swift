@@ -1,0 +1,153 @@
+import LinkURL
+import Testing
+@testable import XCallbackURL
+
+/// Reading x-callback-urls: what they ask for and what is wrong with them.
+struct XCallbackParseTests {
+    @Test func theDraftsFormIsRead() {
+        let link = XCallback.parse("drafts://x-callback-url/create?x-source=My%20App&x-success=myapp%3A%2F%2Fdone&x-error=myapp%3A%2F%2Ffailed&x-cancel=myapp%3A%2F%2Fcancelled&text=Hello%20World")
+        #expect(link.kind == .xcallback)
+        #expect(link.violations.isEmpty)
+        #expect(link.scheme == "drafts")
+        #expect(link.action == "create")
+        #expect(link.source == "My App")
+        #expect(link.success?.decoded == "myapp://done")
+        #expect(link.error?.decoded == "myapp://failed")
+        #expect(link.cancel?.decoded == "myapp://cancelled")
+        #expect(link.success?.raw == "myapp%3A%2F%2Fdone")
+        #expect(link.parameters == [XCallbackItem(name: "text", value: "Hello World")])
+    }
+
+    @Test(arguments: [
+        "myapp://x-callback.url/open", "myapp://example.com/x-callback-url/open", "//x-callback-url/open",
+        "things:///add?title=x", "x-callback-url/open", "", "myapp:x-callback-url/open",
+    ])
+    func otherURLsAreNotXCallbackURLs(url: String) {
+        let link = XCallback.parse(url)
+        #expect(link.kind == .notXCallback)
+        #expect(link.violations.isEmpty && link.parameters.isEmpty && link.action == nil)
+    }
+
+    @Test func hostCaseIsTheSameHostButFlagged() {
+        let link = XCallback.parse("myapp://X-Callback-URL/open")
+        #expect(link.kind == .xcallback)
+        #expect(link.violationKeys == ["host-not-lowercase"])
+    }
+
+    @Test(arguments: ["myapp://x-callback-url", "myapp://x-callback-url/", "myapp://x-callback-url?x-success=a%3A%2F%2Fb"])
+    func aURLWithoutActionIsInvalid(url: String) {
+        let link = XCallback.parse(url)
+        #expect(link.kind == .invalid)
+        #expect(link.violationKeys.contains("action-empty"))
+    }
+
+    @Test(arguments: [("1.0/open", true), ("v2/open", true), ("V2.1/open", true), ("1/open", true), ("2fa/setup", false),
+                      ("1.0", false), ("1..0/open", false), ("v/open", false), ("1.0/", false), ("open/1.0", false)])
+    func aVersionSegmentIsFlagged(action: String, flagged: Bool) {
+        let link = XCallback.parse("myapp://x-callback-url/" + action)
+        #expect(link.violationKeys.contains("action-version-segment") == flagged)
+        #expect(link.action == action)
+    }
+
+    @Test func theActionIsThePathDecodedOnceWithItsSlashes() {
+        #expect(XCallback.parse("myapp://x-callback-url/note/open%20now").action == "note/open now")
+        #expect(XCallback.parse("myapp://x-callback-url/a%252F").action == "a%2F")
+        #expect(XCallback.parse("myapp://x-callback-url/a%FF").action == "a\u{FFFD}")
+    }
+
+    @Test func namesAreDecodedAndCaseSensitive() {
+        let link = XCallback.parse("myapp://x-callback-url/a?x%2Dsuccess=b%3A%2F%2Fc&X-Error=d%3A%2F%2Fe")
+        #expect(link.success?.decoded == "b://c")
+        #expect(link.error == nil)
+        #expect(link.parameters == [XCallbackItem(name: "X-Error", value: "d://e")])
+    }
+
+    @Test func pairsSplitAtTheFirstEqualsAndKeepTheirShape() {
+        let link = XCallback.parse("myapp://x-callback-url/a?data=YWJj==&flag&&empty=&x-source=")
+        #expect(link.parameters == [XCallbackItem(name: "data", value: "YWJj=="), XCallbackItem(name: "flag", value: nil),
+                                    XCallbackItem(name: "empty", value: "")])
+        #expect(link.source == "")
+        #expect(link.violations.isEmpty)
+    }
+
+    @Test func plusIsKeptAndFlaggedWherever() {
+        let link = XCallback.parse("myapp://x-callback-url/a?x-source=My+App&q=a+b&x-success=s%3A%2F%2Fd%3Fq%3Da+b")
+        #expect(link.source == "My+App")
+        #expect(link.parameters == [XCallbackItem(name: "q", value: "a+b")])
+        #expect(link.success?.decoded == "s://d?q=a+b")
+        #expect(Set(link.violationKeys) == ["x-source:value-plus", "q:value-plus", "x-success:callback-plus"])
+        #expect(link.kind == .xcallback)
+    }
+
+    @Test func reservedPrefixIsCheckedOnTheDecodedName() {
+        #expect(XCallback.parse("myapp://x-callback-url/a?x-foo=1").violationKeys == ["x-foo:parameter-reserved-prefix"])
+        #expect(XCallback.parse("myapp://x-callback-url/a?%78-foo=1").violationKeys == ["x-foo:parameter-reserved-prefix"])
+        #expect(XCallback.parse("myapp://x-callback-url/a?X-Foo=1&xfoo=1").violations.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("done", ["x-success:callback-not-absolute"]),
+        ("myapp%253A%252F%252Fdone", ["x-success:callback-double-encoded"]),
+        ("https%3A%2F%2Ftrusted%40evil.example%2F", ["x-success:callback-userinfo"]),
+        ("myapp%3A%2F%2Fa%20b", ["x-success:callback-invalid-url"]),
+        ("myapp%3A%2F%2F%FF", ["x-success:callback-invalid-url"]),
+        ("", ["x-success:callback-empty"]),
+        ("JavaScript%3Aalert(1)", ["x-success:callback-scheme-refused"]),
+        ("file%3A%2F%2F%2Fetc%2Fpasswd", ["x-success:callback-scheme-refused"]),
+        ("myapp%3Adone", []),
+    ])
+    func callbackValuesAreChecked(value: String, keys: [String]) {
+        let link = XCallback.parse("myapp://x-callback-url/a?x-success=" + value)
+        #expect(link.violationKeys == keys)
+        #expect(link.kind == (keys.contains { $0.hasSuffix("scheme-refused") } || keys.isEmpty ? .xcallback : .invalid))
+        #expect(link.isUsable(.success) == (link.kind == .xcallback))
+    }
+
+    @Test func aCallbackWithoutEqualsIsEmpty() {
+        #expect(XCallback.parse("myapp://x-callback-url/a?x-error").violationKeys == ["x-error:callback-empty"])
+    }
+
+    @Test func repeatsAreNotRead() {
+        let link = XCallback.parse("myapp://x-callback-url/a?x-success=a%3A%2F%2F1&x-success=b%3A%2F%2F2&x-source=A&x-source=B")
+        #expect(link.success == nil && link.source == nil)
+        #expect(Set(link.violationKeys) == ["x-success:callback-duplicated", "x-source:callback-duplicated"])
+        #expect(link.kind == .invalid)
+    }
+
+    @Test func aRawHashCutsTheLastCallback() {
+        let link = XCallback.parse("myapp://x-callback-url/a?x-success=s://done?r=1#frag")
+        #expect(link.success?.decoded == "s://done?r=1")
+        #expect(Set(link.violationKeys) == ["link-has-fragment", "x-success:callback-raw-delimiter"])
+        #expect(link.kind == .xcallback)
+    }
+
+    @Test func invalidSyntaxAnywhereIsFlagged() {
+        let link = XCallback.parse("myapp://x-callback-url/a?text=a b")
+        #expect(link.violationKeys == ["link-invalid-syntax"])
+        #expect(link.parameters == [XCallbackItem(name: "text", value: "a b")])
+    }
+
+    @Test func overLongURLsAreNotRead() {
+        let link = XCallback.parse("myapp://x-callback-url/a?t=" + String(repeating: "a", count: 70_000))
+        #expect(link.kind == .invalid)
+        #expect(link.violationKeys == ["link-too-long"])
+        #expect(link.action == nil && link.parameters.isEmpty)
+    }
+
+    @Test func theSharedInspectionExampleHolds() {
+        let link = Array("s://x-callback-url/a?x-success=b://c?d=1".utf8)
+        var found: [CallbackFinding] = []
+        CallbackInspection.inspect(link, value: 31..<40) { found.append($0) }
+        #expect(found == [.rawDelimiter(offset: 36, byte: 63)])
+    }
+
+    @Test func theDocumentationExamplesHold() {
+        let link = XCallback.parse("drafts://x-callback-url/create?text=Hello%20World&x-success=myapp%3A%2F%2Fdone")
+        #expect(link.kind == .xcallback && link.action == "create" && link.success?.decoded == "myapp://done")
+        let bad = XCallback.parse("myapp://x-callback-url/open?x-success=done")
+        #expect(bad.violationKeys == ["x-success:callback-not-absolute"] && bad.violations[0].requirement == "XCB-6")
+        #expect(!XCallbackPolicy.default.permits(scheme: "JavaScript"))
+        #expect(!XCallbackPolicy(allowedSchemes: ["myapp"]).permits(scheme: "https"))
+        #expect(XCallbackPolicy(allowedSchemes: ["MyApp"]).permits(scheme: "myapp"))
+    }
+}
