@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""ULC on the WHATWG URL standard, through ada-url (pip install ada-url): what a browser, Node
-or a WHATWG-based service reads."""
+"""ULC and x-callback-url on the WHATWG URL standard, through ada-url (pip install ada-url):
+what a browser, Node or a WHATWG-based service reads."""
 import os
 import sys
+
+from urllib.parse import unquote
 
 from ada_url import URL, URLSearchParams
 
@@ -62,6 +64,35 @@ class Ada(typical_app.Library):
         params = URLSearchParams(url.search)
         params.append("ulc-success", success)
         params.append("ulc-error", error)
+        url.search = str(params)
+        return url.href
+
+    def split(self, text):
+        url = _url(text)
+        if url is None:
+            return None
+        path = url.pathname[1:] if url.pathname.startswith("/") else url.pathname
+        # decodeURIComponent, as a WHATWG app would write it.
+        return (url.protocol.rstrip(":"), url.hostname, unquote(path, errors="strict"),
+                list(URLSearchParams(url.search).items()))
+
+    def x_callback_url(self, scheme, action, items):
+        url = _url(scheme + "://x-callback-url/" + action)
+        if url is None:
+            return None
+        params = URLSearchParams("")
+        for name, value in items:
+            params.append(name, "" if value is None else value)
+        url.search = str(params)
+        return url.href
+
+    def add_to_query(self, text, items):
+        url = _url(text)
+        if url is None:
+            return None
+        params = URLSearchParams(url.search)
+        for name, value in items:
+            params.append(name, "" if value is None else value)
         url.search = str(params)
         return url.href
 

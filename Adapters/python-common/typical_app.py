@@ -1,5 +1,5 @@
-"""The logic of a typical app handling Universal Link Callbacks, written once and run on
-different URL libraries (urllib.parse, ada-url). Each adapter supplies a `Library` with the few
+"""The logic of a typical app handling Universal Link Callbacks and x-callback-urls, written
+once and run on different URL libraries (urllib.parse, ada-url). Each adapter supplies a `Library` with the few
 things that differ; everything else here is what a straightforward app does.
 
 The app follows the ULC document literally and leans on its URL library for everything:
@@ -45,6 +45,22 @@ class Library:
 
     def append_callbacks(self, action, success, error):
         """The action with the two callbacks appended, or None when the library refuses."""
+        raise NotImplementedError
+
+    # x-callback-url
+
+    def split(self, url):
+        """(scheme, host, action, items): the library's scheme and host, the path without its
+        leading '/' decoded the library's usual way, and the query's [(name, value)] decoded;
+        None when the library cannot parse the URL."""
+        raise NotImplementedError
+
+    def x_callback_url(self, scheme, action, items):
+        """scheme://x-callback-url/action with the items as its query, encoded by the library."""
+        raise NotImplementedError
+
+    def add_to_query(self, url, items):
+        """The URL with the items added to its query the library's way, or None."""
         raise NotImplementedError
 
 
@@ -115,10 +131,67 @@ def handle(lib, scenario):
             "backendSessionOpen": backend_open, "elapsedSeconds": elapsed}
 
 
+# x-callback-url, the way a typical target app reads it: the library splits the URL, the host
+# must read "x-callback-url", the action is the path, the four x- parameters are taken with the
+# library's usual accessor and the rest are the action's parameters; a callback is fine when the
+# library reads it as an absolute URL. Results go back through the library's own query encoding.
+# No scheme policy beyond an allow-list the app is configured with.
+
+X_PARAMETERS = ("x-source", "x-success", "x-error", "x-cancel")
+
+
+def xcallback_parse(lib, url):
+    split = lib.split(url)
+    if split is None or split[1] != "x-callback-url":
+        return {"kind": "notXCallback"}
+    scheme, _, action, items = split
+    names = [n for n, _ in items]
+    out = {"kind": "xcallback", "scheme": scheme, "action": action,
+           "parameters": [{"name": n, "value": v} for n, v in items if n not in X_PARAMETERS]}
+    for key, name in (("source", "x-source"), ("success", "x-success"), ("error", "x-error"), ("cancel", "x-cancel")):
+        if name in names:
+            out[key] = lib.pick(items, name)
+    callbacks = [out[k] for k in ("success", "error", "cancel") if k in out]
+    if not action or not all(value and lib.https_host(value) is not None for value in callbacks):
+        out["kind"] = "invalid"
+    return out
+
+
+def xcallback_build(lib, request):
+    items = [(name, request[key]) for key, name in (("source", "x-source"), ("success", "x-success"),
+                                                   ("error", "x-error"), ("cancel", "x-cancel")) if key in request]
+    items += [(p["name"], p.get("value")) for p in request.get("parameters", [])]
+    url = lib.x_callback_url(request["scheme"], request["action"], items)
+    return {"refused": []} if url is None else {"url": url}
+
+
+def xcallback_callback(lib, request):
+    parsed = xcallback_parse(lib, request["url"])
+    outcome = request["outcome"]
+    target = parsed.get({"success": "success", "error": "error", "cancel": "cancel"}[outcome])
+    if parsed["kind"] == "notXCallback" or not target:
+        return {"open": None, "reason": "no callback for this outcome"}
+    allowed = request.get("allowedSchemes")
+    read = lib.https_host(target)
+    if read is None or (allowed is not None and read[0].lower() not in [a.lower() for a in allowed]):
+        return {"open": None, "reason": "not an allowed URL"}
+    if outcome == "success":
+        results = [(r["name"], r.get("value")) for r in request.get("results", [])]
+    elif outcome == "error":
+        results = [("errorCode", request.get("errorCode", "")), ("errorMessage", request.get("errorMessage", ""))]
+    else:
+        results = []
+    opened = lib.add_to_query(target, results) if results else target
+    return {"open": opened}
+
+
 def serve(lib, language="Python"):
     operations = {"ulc.parse": lambda i: parse(lib, i["link"]),
                   "ulc.build": lambda i: build(lib, i["action"], i["success"], i["error"]),
-                  "ulc.handle": lambda i: handle(lib, i)}
+                  "ulc.handle": lambda i: handle(lib, i),
+                  "xcallback.parse": lambda i: xcallback_parse(lib, i["url"]),
+                  "xcallback.build": lambda i: xcallback_build(lib, i),
+                  "xcallback.callback": lambda i: xcallback_callback(lib, i)}
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["cmd"] == "start":

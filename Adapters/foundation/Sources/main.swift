@@ -1,4 +1,5 @@
-// ULC the way a typical iOS app does it: Foundation's URLComponents and queryItems, nothing else.
+// ULC and x-callback-url the way a typical iOS app does it: Foundation's URLComponents and
+// queryItems, nothing else.
 // The same logic as Adapters/python-common/typical_app.py, on Foundation:
 // - parse: read the link's queryItems, take the first ulc-success and ulc-error, and accept a
 //   callback when URLComponents reads it with scheme "https" and a host;
@@ -101,6 +102,74 @@ func handle(_ scenario: [String: Any]) -> [String: Any] {
             "backendSessionOpen": backendOpen, "elapsedSeconds": elapsed]
 }
 
+// x-callback-url, the way a typical iOS target app reads it (as CallbackURLKit does): URLComponents
+// splits the URL, the host must be "x-callback-url", the action is `path` minus its leading "/",
+// the first x-source/x-success/x-error/x-cancel are taken from queryItems and the rest are the
+// action's parameters; a callback is fine when URLComponents reads a scheme in it. Results are
+// added with the queryItems setter. No scheme policy beyond a configured allow-list.
+
+let xParameters = ["x-source", "x-success", "x-error", "x-cancel"]
+
+func xcallbackParse(_ url: String) -> [String: Any] {
+    guard let components = URLComponents(string: url), let scheme = components.scheme,
+          components.host == "x-callback-url" else { return ["kind": "notXCallback"] }
+    let items = components.queryItems ?? []
+    let action = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+    var out: [String: Any] = [
+        "kind": "xcallback", "scheme": scheme, "action": action,
+        "parameters": items.filter { !xParameters.contains($0.name) }.map { ["name": $0.name, "value": $0.value as Any? ?? NSNull()] },
+    ]
+    for (key, name) in [("source", "x-source"), ("success", "x-success"), ("error", "x-error"), ("cancel", "x-cancel")] {
+        if let item = items.first(where: { $0.name == name }) { out[key] = item.value ?? NSNull() }
+    }
+    let callbacks = ["success", "error", "cancel"].compactMap { out[$0] }
+    if action.isEmpty || !callbacks.allSatisfy({ ($0 as? String).flatMap { URLComponents(string: $0)?.scheme } != nil }) {
+        out["kind"] = "invalid"
+    }
+    return out
+}
+
+func xcallbackBuild(_ input: [String: Any]) -> [String: Any] {
+    var components = URLComponents()
+    components.scheme = input["scheme"] as? String
+    components.host = "x-callback-url"
+    components.path = "/" + (input["action"] as? String ?? "")
+    var items: [URLQueryItem] = []
+    for (key, name) in [("source", "x-source"), ("success", "x-success"), ("error", "x-error"), ("cancel", "x-cancel")] {
+        if let value = input[key] as? String { items.append(URLQueryItem(name: name, value: value)) }
+    }
+    for parameter in input["parameters"] as? [[String: Any]] ?? [] {
+        items.append(URLQueryItem(name: parameter["name"] as? String ?? "", value: parameter["value"] as? String))
+    }
+    components.queryItems = items.isEmpty ? nil : items
+    guard let url = components.string else { return ["refused": [String]()] }
+    return ["url": url]
+}
+
+func xcallbackCallback(_ input: [String: Any]) -> [String: Any] {
+    let parsed = xcallbackParse(input["url"] as? String ?? "")
+    let outcome = input["outcome"] as? String ?? "success"
+    guard parsed["kind"] as? String != "notXCallback", let target = parsed[outcome] as? String, !target.isEmpty,
+          var components = URLComponents(string: target), let scheme = components.scheme else {
+        return ["open": NSNull(), "reason": "no callback for this outcome"]
+    }
+    if let allowed = input["allowedSchemes"] as? [String], !allowed.map({ $0.lowercased() }).contains(scheme.lowercased()) {
+        return ["open": NSNull(), "reason": "not an allowed scheme"]
+    }
+    var added: [URLQueryItem] = []
+    switch outcome {
+    case "success":
+        added = (input["results"] as? [[String: Any]] ?? []).map { URLQueryItem(name: $0["name"] as? String ?? "", value: $0["value"] as? String) }
+    case "error":
+        added = [URLQueryItem(name: "errorCode", value: input["errorCode"] as? String ?? ""),
+                 URLQueryItem(name: "errorMessage", value: input["errorMessage"] as? String ?? "")]
+    default: break
+    }
+    if added.isEmpty { return ["open": target] }
+    components.queryItems = (components.queryItems ?? []) + added
+    return ["open": components.string.map { $0 as Any } ?? NSNull()]
+}
+
 func reply(_ object: [String: Any]) {
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else { return }
     FileHandle.standardOutput.write(data + Data([0x0A]))
@@ -113,7 +182,7 @@ while let line = readLine(strippingNewline: true) {
         reply(["version": 1,
                "implementation": ["name": "foundation", "version": "swift-foundation (Swift 6)", "language": "Swift",
                                   "homepage": "https://github.com/swiftlang/swift-foundation"],
-               "operations": ["ulc.build", "ulc.handle", "ulc.parse"]])
+               "operations": ["ulc.build", "ulc.handle", "ulc.parse", "xcallback.build", "xcallback.callback", "xcallback.parse"]])
     case "run":
         let seq = message["seq"] ?? NSNull()
         let input = message["input"] as? [String: Any] ?? [:]
@@ -121,6 +190,9 @@ while let line = readLine(strippingNewline: true) {
         case "ulc.parse": reply(["seq": seq, "output": parse(input["link"] as? String ?? "")])
         case "ulc.build": reply(["seq": seq, "output": build(input)])
         case "ulc.handle": reply(["seq": seq, "output": handle(input)])
+        case "xcallback.parse": reply(["seq": seq, "output": xcallbackParse(input["url"] as? String ?? "")])
+        case "xcallback.build": reply(["seq": seq, "output": xcallbackBuild(input)])
+        case "xcallback.callback": reply(["seq": seq, "output": xcallbackCallback(input)])
         default: reply(["seq": seq, "skipped": "not implemented"])
         }
     default:

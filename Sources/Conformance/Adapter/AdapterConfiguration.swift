@@ -22,7 +22,7 @@ public struct AdapterConfiguration: Sendable, Hashable {
 
     public init(name: String? = nil, arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
                 timeout: Duration = .seconds(5), startTimeout: Duration = .seconds(20), window: Int = 32,
-                maxRestarts: Int = 3, maxLineBytes: Int = 1 << 20, stderrTailBytes: Int = 2_048) {
+                maxRestarts: Int = 10, maxLineBytes: Int = 1 << 20, stderrTailBytes: Int = 2_048) {
         self.name = name ?? arguments.first.map { ($0 as String).split(separator: "/").last.map(String.init) ?? $0 } ?? "adapter"
         self.arguments = arguments
         self.workingDirectory = workingDirectory
