@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LinkURL", targets: ["LinkURL"]),
         .library(name: "ULC", targets: ["ULC"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
+        .library(name: "XignQR", targets: ["XignQR"]),
         .library(name: "Conformance", targets: ["Conformance"]),
     ],
     dependencies: [
@@ -25,10 +26,12 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Protocol modules (reference implementations).
         .target(name: "XCallbackURL", dependencies: ["LinkURL"]),
+        // XignSys links: source-url is read the way callbacks are.
+        .target(name: "XignQR", dependencies: ["LinkURL", "XCallbackURL"]),
         // ULC is x-callback-url on top of universal links: it reads callbacks the same way.
         .target(name: "ULC", dependencies: ["LinkURL", "XCallbackURL"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL"]),
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
+        .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),

@@ -118,6 +118,7 @@ public enum SuiteRegistry {
     public static let all: [SuiteDefinition] = [
         ULCSuite.definition,
         XCallbackSuite.definition,
+        XignQRSuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {

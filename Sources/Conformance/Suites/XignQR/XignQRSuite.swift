@@ -1,0 +1,220 @@
+import LinkJSON
+import LinkURL
+import XignQR
+
+/// The xignqr suite: operations `xignqr.redirect` and `xignqr.pid` (docs/corpus-format.md).
+public enum XignQRSuite {
+    public static let definition = SuiteDefinition(
+        name: "xignqr",
+        title: "XignSys xignqr deep links, app links and the pid",
+        recognizes: "an xignqr deep link or an https://xign.me/in-app/process/ app link",
+        operations: [redirect, pid],
+        reference: handlers(for: ReferenceXignQR()),
+        explain: explain,
+        codeRequirements: Dictionary(
+            XignViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
+            uniquingKeysWith: { a, _ in a })
+    )
+
+    public static func handlers(for subject: some XignQRSubject) -> [String: SuiteDefinition.Handler] {
+        [
+            "xignqr.redirect": { input in
+                redirectOutput(subject.redirect(url: input["url"]?.stringValue ?? "", schemes: strings(input["schemes"]) ?? XignQR.defaultSchemes,
+                                                hosts: strings(input["hosts"]) ?? XignQR.defaultHosts))
+            },
+            "xignqr.pid": { input in
+                pidOutput(subject.decodePID(data: input["data"]?.stringValue ?? "", hosts: strings(input["hosts"]) ?? XignQR.defaultHosts))
+            },
+        ]
+    }
+
+    static func strings(_ value: JSONValue?) -> [String]? {
+        value?.arrayValue?.compactMap(\.stringValue)
+    }
+
+    // MARK: xignqr.redirect
+
+    static let redirect = OperationDefinition(
+        name: "xignqr.redirect",
+        summary: "the lightweight link check: which process, the pid as found, source-url and browser, or not XignIn data",
+        input: .object(["url": .string, "schemes": .array(.string), "hosts": .array(.string)], required: ["url"]),
+        expect: .object([
+            "kind": .oneOf(["authentication", "personalization", "transaction", "none"]),
+            "form": .nullable(.oneOf(["deepLink", "appLink"])),
+            "pid": .nullable(.string),
+            "sourceUrl": .nullable(.string),
+            "browser": .nullable(.string),
+            "violations": .array(.nonEmptyString),
+        ], required: ["kind"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            for key in ["kind", "form", "pid", "sourceUrl", "browser"] { compareEqual(key, expect, actual, &found) }
+            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
+                compareKeySets("violations", wanted, reported, &found)
+            }
+            return found
+        },
+        nullOutput: { _ in ["kind": "none"] }
+    )
+
+    static func redirectOutput(_ r: XignRedirect) -> JSONValue {
+        var o = JSONObject(capacity: 6)
+        o.append("kind", .string(r.process?.rawValue ?? "none"))
+        if r.process != nil {
+            if let form = r.form { o.append("form", .string(form.rawValue)) }
+            if let pid = r.pid { o.append("pid", .string(pid)) }
+            if let source = r.sourceURL { o.append("sourceUrl", .string(source)) }
+            if let browser = r.browser { o.append("browser", .string(browser)) }
+        }
+        o.append("violations", .array(r.violations.map {
+            violationJSON(key: $0.key, requirement: $0.requirement, level: $0.level.rawValue, offset: $0.offset, message: $0.message)
+        }))
+        return .object(o)
+    }
+
+    // MARK: xignqr.pid
+
+    static let pid = OperationDefinition(
+        name: "xignqr.pid",
+        summary: "the full pid decoder: repairs, strict base64, protocol-buffers fields, or a named error",
+        input: .object(["data": .string, "hosts": .array(.string)], required: ["data"]),
+        expect: .object([
+            "ok": .bool,
+            "error": .nonEmptyString,
+            "process": .oneOf(["authentication", "personalization", "transaction", "unknown"]),
+            "input": .oneOf(["appLink", "base64"]),
+            "repairs": .array(.nonEmptyString),
+            "bytes": .numberIn(0...1_000_000),
+            "fields": .array(.any),
+        ], required: ["ok"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            for key in ["ok", "error", "process", "input", "bytes"] { compareEqual(key, expect, actual, &found) }
+            if let wanted = expect["repairs"]?.arrayValue {
+                compareKeySets("repairs", wanted, actual["repairs"]?.arrayValue ?? [], &found)
+            }
+            if let wanted = expect["fields"] {
+                if let problem = treeMismatch(wanted, actual["fields"] ?? .null, path: "fields") {
+                    found.append(Mismatch("fields", expected: "\(problem.expected) at \(problem.path)", actual: problem.actual))
+                }
+            }
+            return found
+        },
+        nullOutput: { _ in ["ok": false, "error": "not-xignin-data"] }
+    )
+
+    /// The first place where `actual` does not match `expected`: objects match when every key
+    /// the expectation gives matches; arrays when they have the same length and match item by
+    /// item; anything else when equal.
+    static func treeMismatch(_ expected: JSONValue, _ actual: JSONValue, path: String) -> (path: String, expected: String, actual: String)? {
+        switch expected {
+        case .object(let object):
+            guard actual.objectValue != nil else { return (path, "an object", actual.serialized()) }
+            for member in object {
+                if let problem = treeMismatch(member.value, actual[member.key] ?? .null, path: path + "." + member.key) { return problem }
+            }
+            return nil
+        case .array(let items):
+            guard let got = actual.arrayValue else { return (path, "a list", actual.serialized()) }
+            guard got.count == items.count else { return (path, "\(items.count) items", "\(got.count) items") }
+            for (i, (e, a)) in zip(items, got).enumerated() {
+                if let problem = treeMismatch(e, a, path: path + "[\(i)]") { return problem }
+            }
+            return nil
+        default:
+            return expected == actual ? nil : (path, expected.serialized(), actual.serialized())
+        }
+    }
+
+    static func pidOutput(_ result: Result<PIDDecoding, PIDError>) -> JSONValue {
+        switch result {
+        case .success(let pid):
+            return [
+                "ok": true,
+                "process": .string(pid.process?.rawValue ?? "unknown"),
+                "input": .string(pid.input.rawValue),
+                "repairs": .array(pid.repairs.map { .string($0.rawValue) }),
+                "bytes": .int(pid.bytes.count),
+                "fields": .array(pid.fields.map(fieldJSON)),
+            ]
+        case .failure(let error):
+            var o = JSONObject(capacity: 4)
+            o.append("ok", false)
+            o.append("error", .string(error.code))
+            o.append("message", .string(error.message))
+            if let offset = error.offset { o.append("offset", .int(offset)) }
+            return .object(o)
+        }
+    }
+
+    static func fieldJSON(_ field: WireFormat.Field) -> JSONValue {
+        var o = JSONObject(capacity: 6)
+        o.append("field", .int(Int(field.number)))
+        switch field.value {
+        case .varint(let v):
+            o.append("type", "varint")
+            o.append("value", .string(String(v)))
+        case .i64(let bytes):
+            o.append("type", "i64")
+            o.append("hex", .string(hex(bytes)))
+        case .i32(let bytes):
+            o.append("type", "i32")
+            o.append("hex", .string(hex(bytes)))
+        case .len(let bytes, let message):
+            o.append("type", "len")
+            o.append("length", .int(bytes.count))
+            o.append("hex", .string(hex(bytes)))
+            if let text = readableText(bytes) { o.append("text", .string(text)) }
+            if let message { o.append("message", .array(message.map(fieldJSON))) }
+        }
+        return .object(o)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0xF)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes as text when they are UTF-8 without control characters (tab and line breaks allowed).
+    static func readableText(_ bytes: [UInt8]) -> String? {
+        guard bytes.withUnsafeBufferPointer(UTF8Validation.isValid) else { return nil }
+        guard !bytes.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // C1 controls (U+0080 to U+009F) are control characters too.
+        guard !text.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.value <= 0x9F }) else { return nil }
+        return text
+    }
+
+    // MARK: check
+
+    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
+        let text = String(decoding: bytes, as: UTF8.self)
+        let r = XignQR.redirect(text)
+        guard r.form != nil || !r.violations.isEmpty else { return nil }
+        var fields = [LinkExplanation.Field("process", raw: r.process?.rawValue ?? "(none)", decoded: nil)]
+        fields.append(.init("form", raw: r.form?.rawValue, decoded: nil))
+        fields.append(.init("pid", raw: r.pid, decoded: nil))
+        if let pid = r.pid {
+            switch Result(catching: { () throws(PIDError) in try XignQR.decodePID(pid) }) {
+            case .success(let decoded):
+                fields.append(.init("pid decoded", raw: "\(decoded.bytes.count) bytes, \(decoded.fields.count) top-level fields"
+                                    + (decoded.repairs.isEmpty ? "" : ", repaired: " + decoded.repairs.map(\.rawValue).joined(separator: ", ")), decoded: nil))
+            case .failure(let error):
+                fields.append(.init("pid decoded", raw: "refused: \(error)", decoded: nil))
+            }
+        }
+        fields.append(.init("source-url", raw: r.sourceURL, decoded: nil))
+        fields.append(.init("browser", raw: r.browser, decoded: nil))
+        let violations = r.violations.map {
+            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+                                      code: $0.key, message: $0.message, offset: $0.offset)
+        }
+        let verdict = r.process.map { "XignIn data: \($0.rawValue)" + (violations.isEmpty ? "" : ", with warnings") }
+            ?? "not usable XignIn data: no process is started"
+        return LinkExplanation(suite: "xignqr", verdict: verdict, recognized: true, valid: r.process != nil,
+                               fields: fields, violations: violations)
+    }
+}

@@ -1,0 +1,234 @@
+import LinkURL
+import XCallbackURL
+
+/// What a link asks the app to do, read the lightweight way (`MobileRedirectHelper.parseData`):
+/// the process, the pid as found (not decoded), and where to send the user back.
+public struct XignRedirect: Sendable {
+    public enum Form: String, Sendable, Hashable {
+        /// `<scheme>://<process>?pid=...`
+        case deepLink
+        /// `https://<host>/in-app/process/init?action=<process>&pid=...`
+        case appLink
+    }
+
+    /// The process, or nil when the link is not XignIn data (or is invalid).
+    public let process: XignProcess?
+    /// The form the link has, when it looks like XignIn data at all.
+    public let form: Form?
+    /// The pid: the query value decoded once (`+` kept), not checked further.
+    public let pid: String?
+    /// `source-url` decoded once.
+    public let sourceURL: String?
+    /// `browser` decoded once.
+    public let browser: String?
+    public let violations: [XignViolation]
+
+    public var violationKeys: [String] { violations.map(\.key) }
+}
+
+extension XignQR {
+    /// The deep-link scheme and app-link host of the official XignSys XignIn-Manager.
+    public static let defaultSchemes = ["xignqr"]
+    public static let defaultHosts = ["xign.me"]
+
+    /// Reads a link the way an app does when it arrives (on the UI thread): deep links whose
+    /// scheme is one of `schemes`, app links on one of `hosts`; everything compared in any
+    /// letter case. The pid is handed on as found; ``decodePID(_:hosts:)`` judges it.
+    ///
+    /// ```swift
+    /// let r = XignQR.redirect("xignqr://authentication?pid=CgMBAgM%3D&browser=2&source-url=https%3A%2F%2Fxign.me%2Flogin")
+    /// r.process      // .authentication
+    /// r.pid          // "CgMBAgM="
+    /// r.sourceURL    // "https://xign.me/login"
+    /// ```
+    public static func redirect(_ link: String, schemes: [String] = defaultSchemes, hosts: [String] = defaultHosts) -> XignRedirect {
+        var reader = RedirectReader(url: LinkURL(parsing: link), schemes: schemes, hosts: hosts)
+        return reader.run()
+    }
+}
+
+/// The redirect check of one link.
+struct RedirectReader {
+    let url: LinkURL
+    let schemes: [String]
+    let hosts: [String]
+    var violations: [XignViolation] = []
+
+    init(url: LinkURL, schemes: [String], hosts: [String]) {
+        self.url = url
+        self.schemes = schemes.map { $0.lowercased() }
+        self.hosts = hosts.map { $0.lowercased() }
+    }
+
+    static let processPrefix = Array("/in-app/process/".utf8)
+    static let initPath = Array("/in-app/process/init".utf8)
+
+    func none() -> XignRedirect {
+        XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations)
+    }
+
+    mutating func run() -> XignRedirect {
+        if url.isOverLimit {
+            violations.append(XignViolation(.linkTooLong, offset: url.diagnostics[0].offset,
+                message: "the link is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"))
+            return none()
+        }
+        guard let scheme = url.text(of: .scheme)?.lowercased() else { return none() }
+        let host = url.host.map { url.text(in: $0) } ?? ""
+        let form: XignRedirect.Form
+        if schemes.contains(scheme) {
+            form = .deepLink
+        } else if scheme == "https" || scheme == "http", hosts.contains(host.lowercased()),
+                  url.bytes[url.path].starts(with: Self.processPrefix) {
+            form = .appLink
+        } else {
+            return none()   // not XignIn data at all
+        }
+
+        if let problem = url.scan.firstSyntaxDiagnostic {
+            violations.append(XignViolation(.linkInvalidSyntax, offset: problem.offset,
+                message: "the link is not valid RFC 3986 syntax (first: \(problem.message)); Foundation then re-encodes the whole query, pid included"))
+        }
+        var found = Found()
+        url.bytes.withUnsafeBufferPointer { b in
+            url.forEachQueryItem { item in
+                if item.name(in: b, equals: "pid") { found.pid.add(item) }
+                else if item.name(in: b, equals: "action") { found.action.add(item) }
+                else if item.name(in: b, equals: "source-url") { found.sourceURL.add(item) }
+                else if item.name(in: b, equals: "browser") { found.browser.add(item) }
+            }
+        }
+
+        var processName: String?
+        switch form {
+        case .deepLink:
+            checkAuthority(allowingPort: nil)
+            processName = host
+        case .appLink:
+            if scheme == "http" {
+                violations.append(XignViolation(.appLinkNotHTTPS, offset: 0,
+                    message: "the app link uses http; app links are https (universal links and verified Android app links exist only for https)"))
+            }
+            checkAuthority(allowingPort: 443)
+            if !url.bytes[url.path].elementsEqual(Self.initPath) {
+                violations.append(XignViolation(.pathNotInit, offset: url.path.lowerBound,
+                    message: "the path is '\(url.text(in: url.path))'; only /in-app/process/init starts a process"))
+            }
+            switch reading(found.action, "action") {
+            case .absent, .empty:
+                violations.append(XignViolation(.actionMissing, message: "the app link has no action naming the process (authentication, personalization)"))
+            case .value(let range): processName = XCallbackText.decoded(url.bytes, range)
+            case .repeated: break
+            }
+        }
+
+        var process: XignProcess?
+        if let name = processName {
+            process = XignProcess(name: name)
+            if process == nil {
+                violations.append(XignViolation(.processUnknown,
+                    message: "'\(CallbackInspection.shortened(name))' names no XignIn process (authentication, personalization, transaction)"))
+            } else if name != name.lowercased() {
+                violations.append(XignViolation(.processNotLowercase,
+                    message: "the process is written '\(name)'; Android matches intent-filter hosts case-sensitively, so write it in lower case"))
+            }
+        }
+
+        var pid: String?
+        switch reading(found.pid, "pid") {
+        case .absent:
+            violations.append(XignViolation(.pidMissing, message: "the link carries no pid"))
+        case .empty:
+            violations.append(XignViolation(.pidEmpty, message: "the pid is empty"))
+        case .value(let range):
+            pid = XCallbackText.decoded(url.bytes, range)
+            if let plus = url.bytes[range].firstIndex(of: UInt8(ascii: "+")) {
+                violations.append(XignViolation(.pidPlus, offset: plus,
+                    message: "the pid holds a raw '+' at byte \(plus): form-style readers (parse_qsl, URLSearchParams) read a space and break the base64; send it as %2B"))
+            }
+        case .repeated: break
+        }
+
+        var sourceURL: String?
+        switch reading(found.sourceURL, "source-url") {
+        case .absent, .repeated: break
+        case .empty:
+            violations.append(XignViolation(.sourceURLInvalid, message: "source-url is empty; it must be the browser page the user came from"))
+        case .value(let range):
+            sourceURL = checkSourceURL(range)
+        }
+        var browser: String?
+        switch reading(found.browser, "browser") {
+        case .value(let range): browser = XCallbackText.decoded(url.bytes, range)
+        case .empty: browser = ""
+        case .absent, .repeated: break
+        }
+
+        guard !violations.contains(where: { $0.level == .must }) else {
+            return XignRedirect(process: nil, form: form, pid: nil, sourceURL: nil, browser: nil, violations: violations)
+        }
+        return XignRedirect(process: process, form: form, pid: pid, sourceURL: sourceURL, browser: browser, violations: violations)
+    }
+
+    /// Reads one parameter, reporting a repeat.
+    mutating func reading(_ found: ParameterOccurrences, _ name: String) -> ParameterOccurrences.Reading {
+        let r = found.reading
+        if case .repeated(let second, let count) = r, !violations.contains(where: { $0.parameter == name }) {
+            violations.append(XignViolation(.parameterDuplicated, parameter: name, offset: second.name.lowerBound,
+                message: "\(name) appears \(count) times; readers that keep the first and readers that keep the last disagree, so the link is refused"))
+        }
+        return r
+    }
+
+    /// User information, or a port other than `allowingPort`, in the authority.
+    mutating func checkAuthority(allowingPort: Int?) {
+        if let userinfo = url.userinfo {
+            violations.append(XignViolation(.authorityExtras, offset: userinfo.lowerBound,
+                message: "the link carries user information ('\(url.text(in: userinfo))@'), a classic way to disguise where a link leads"))
+        }
+        if url.portRange != nil, url.port == nil || url.port != allowingPort {
+            violations.append(XignViolation(.authorityExtras, offset: url.portRange?.lowerBound,
+                message: "the link names a port (\(url.text(of: .port) ?? "")); " + (allowingPort == nil ? "a deep link's authority is the process alone" : "the manager's app links use the default https port")))
+        }
+    }
+
+    /// source-url decoded once: an absolute http(s) URL with a host and no user information.
+    mutating func checkSourceURL(_ range: Range<Int>) -> String? {
+        var problem: String?
+        let nested = CallbackInspection.inspect(url.bytes, value: range) { finding in
+            guard problem == nil else { return }
+            switch finding {
+            case .rawDelimiter, .plus: return
+            case .doubleEncoded: problem = "is encoded twice"
+            case .notUTF8: problem = "does not decode to UTF-8 text"
+            case .notAbsolute: problem = "is not an absolute URL"
+            case .noHost: problem = "has no host"
+            case .userinfo: problem = "carries user information"
+            case .invalidSyntax(let d): problem = "is not a valid URL (\(d.message))"
+            }
+        }
+        if problem == nil, let text = nested.decoded {
+            let scheme = LinkURL(parsing: text).text(of: .scheme)?.lowercased()
+            if scheme != "https" && scheme != "http" { problem = "is not a web address (scheme '\(scheme ?? "")')" }
+        }
+        if let problem {
+            violations.append(XignViolation(.sourceURLInvalid, offset: range.lowerBound,
+                message: "source-url \(problem); it must be the browser page the user came from (an http or https URL)"))
+            return nil
+        }
+        return nested.decoded
+    }
+
+    struct Found {
+        var pid = ParameterOccurrences(), action = ParameterOccurrences()
+        var sourceURL = ParameterOccurrences(), browser = ParameterOccurrences()
+    }
+}
+
+/// Decoding helpers shared with the pid decoder.
+enum XCallbackText {
+    /// Bytes decoded once, as text (invalid UTF-8 replaced by U+FFFD).
+    static func decoded(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { PercentCodec.decodedText(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+}
