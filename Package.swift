@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
         // Bundled adapter: ULC the way a typical iOS app reads links (URLComponents), for comparison.
         .executableTarget(name: "foundation-adapter", path: "Adapters/foundation/Sources"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),

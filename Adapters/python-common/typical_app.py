@@ -1,5 +1,5 @@
-"""The logic of a typical app handling Universal Link Callbacks and x-callback-urls, written
-once and run on different URL libraries (urllib.parse, ada-url). Each adapter supplies a `Library` with the few
+"""The logic of a typical app handling Universal Link Callbacks, x-callback-urls and XignSys
+links, written once and run on different URL libraries (urllib.parse, ada-url). Each adapter supplies a `Library` with the few
 things that differ; everything else here is what a straightforward app does.
 
 The app follows the ULC document literally and leans on its URL library for everything:
@@ -185,13 +185,47 @@ def xcallback_callback(lib, request):
     return {"open": opened}
 
 
+# XignSys links, the way a typical app checks them when one arrives: the library splits the
+# link; a deep link's scheme must be one the app registered and its host names the process; an
+# app link is http(s) on the manager's host under /in-app/process/ with the process in action;
+# pid, source-url and browser are taken with the library's usual accessor. Nothing else is
+# checked: no repeats refused, source-url not looked at.
+
+XIGN_PROCESSES = ("authentication", "personalization", "transaction")
+
+
+def xignqr_redirect(lib, request):
+    schemes = request.get("schemes", ["xignqr"])
+    hosts = request.get("hosts", ["xign.me"])
+    split = lib.split(request["url"])
+    if split is None:
+        return {"kind": "none"}
+    scheme, host, path, items = split
+    names = [n for n, _ in items]
+    if scheme in schemes:
+        form, process = "deepLink", host
+    elif scheme in ("https", "http") and host in hosts and ("/" + path).startswith("/in-app/process/"):
+        form, process = "appLink", lib.pick(items, "action") if "action" in names else None
+    else:
+        return {"kind": "none"}
+    if process not in XIGN_PROCESSES or "pid" not in names or not lib.pick(items, "pid"):
+        return {"kind": "none"}
+    out = {"kind": process, "form": form, "pid": lib.pick(items, "pid")}
+    if "source-url" in names:
+        out["sourceUrl"] = lib.pick(items, "source-url")
+    if "browser" in names:
+        out["browser"] = lib.pick(items, "browser")
+    return out
+
+
 def serve(lib, language="Python"):
     operations = {"ulc.parse": lambda i: parse(lib, i["link"]),
                   "ulc.build": lambda i: build(lib, i["action"], i["success"], i["error"]),
                   "ulc.handle": lambda i: handle(lib, i),
                   "xcallback.parse": lambda i: xcallback_parse(lib, i["url"]),
                   "xcallback.build": lambda i: xcallback_build(lib, i),
-                  "xcallback.callback": lambda i: xcallback_callback(lib, i)}
+                  "xcallback.callback": lambda i: xcallback_callback(lib, i),
+                  "xignqr.redirect": lambda i: xignqr_redirect(lib, i)}
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["cmd"] == "start":

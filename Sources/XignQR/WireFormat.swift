@@ -15,11 +15,11 @@ public enum WireFormat {
     public struct Field: Sendable, Hashable {
         public enum Value: Sendable, Hashable {
             case varint(UInt64)
-            /// Eight bytes, little-endian, as they were.
-            case i64([UInt8])
+            /// Eight bytes, little-endian, as they were (a view of the decoded pid, not a copy).
+            case i64(ArraySlice<UInt8>)
             /// The bytes, and the fields they parse as, when they do.
-            case len([UInt8], message: [Field]?)
-            case i32([UInt8])
+            case len(ArraySlice<UInt8>, message: [Field]?)
+            case i32(ArraySlice<UInt8>)
         }
         public let number: UInt32
         public let value: Value
@@ -82,7 +82,7 @@ public enum WireFormat {
                 case 0: value = .varint(try varint(b, &k, end))
                 case 1:
                     guard end - k >= 8 else { throw Failure(code: .truncated, message: "a 64-bit value needs 8 bytes, \(end - k) remain", offset: k) }
-                    value = .i64(Array(b[k..<k + 8]))
+                    value = .i64(bytes[k..<k + 8])
                     k += 8
                 case 2:
                     let lengthAt = k
@@ -92,11 +92,11 @@ public enum WireFormat {
                     }
                     let payload = k..<k + Int(length)
                     k = payload.upperBound
-                    value = .len(Array(b[payload]), message: try nested(b, payload, depth: depth + 1))
+                    value = .len(bytes[payload], message: nested(b, payload, depth: depth + 1))
                 case 3, 4: throw Failure(code: .groupWireType, message: "wire type \(key & 7) (a deprecated group)", offset: at)
                 case 5:
                     guard end - k >= 4 else { throw Failure(code: .truncated, message: "a 32-bit value needs 4 bytes, \(end - k) remain", offset: k) }
-                    value = .i32(Array(b[k..<k + 4]))
+                    value = .i32(bytes[k..<k + 4])
                     k += 4
                 default: throw Failure(code: .unknownWireType, message: "wire type \(key & 7) does not exist", offset: at)
                 }
@@ -105,16 +105,15 @@ public enum WireFormat {
             return out
         }
 
-        /// The payload read as a message when it is one; nil otherwise (including past the depth
-        /// limit). Fields of a failed attempt are not counted. Running over the field limit is
-        /// an error, not a failed attempt.
-        mutating func nested(_ b: UnsafeBufferPointer<UInt8>, _ payload: Range<Int>, depth: Int) throws(Failure) -> [Field]? {
+        /// The payload read as a message when it is one; nil otherwise: when it does not parse,
+        /// past the depth limit, or when its fields would run over the field limit (a nested
+        /// reading is only a possible one, so it stops there rather than refuse the pid). Fields
+        /// of a failed attempt are not counted.
+        mutating func nested(_ b: UnsafeBufferPointer<UInt8>, _ payload: Range<Int>, depth: Int) -> [Field]? {
             guard !payload.isEmpty, depth <= WireFormat.maxDepth else { return nil }
             let before = fields
             do {
                 return try message(b, payload, depth: depth)
-            } catch where error.code == .tooManyFields {
-                throw error
             } catch {
                 fields = before
                 return nil

@@ -4,6 +4,7 @@ import Foundation
 //
 //   swift run -c release linkconform-bench ulc [count]   ULC module vs a Foundation URLComponents extraction
 //   swift run -c release linkconform-bench xcallback [count]   XCallbackURL module vs the same with Foundation
+//   swift run -c release linkconform-bench xignqr [count]      XignQR redirect and pid decoder vs Foundation
 //   swift run -c release linkconform-bench suite          wall time of the whole corpus, in process
 //   swift run -c release linkconform-bench protocol [n]   corpus repeated to n cases: in process, and over the adapter protocol
 //   swift run -c release linkconform-bench                both
@@ -21,11 +22,13 @@ struct BenchMain {
         switch mode {
         case "ulc": benchULC(count: count)
         case "xcallback": benchXCallback(count: count)
+        case "xignqr": benchXignQR(count: count)
         case "suite": await benchSuite()
         case "protocol": await benchProtocol(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
         case "all":
             benchULC(count: count)
             benchXCallback(count: count)
+            benchXignQR(count: count)
             await benchSuite()
             await benchProtocol(count: 100_000)
         case "profile-ulc": profileULC(count: count)
@@ -37,7 +40,7 @@ struct BenchMain {
             await profileProtocol(window: arguments.dropFirst().first.flatMap(Int.init) ?? 64,
                                   count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
         default:
-            print("usage: linkconform-bench [ulc [count] | xcallback [count] | suite | protocol [count] | all | profile-ulc [count] | profile-foundation [count]]")
+            print("usage: linkconform-bench [ulc [count] | xcallback [count] | xignqr [count] | suite | protocol [count] | all | profile-ulc [count] | profile-foundation [count]]")
             exit(64)
         }
     }

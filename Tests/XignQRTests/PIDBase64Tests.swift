@@ -65,6 +65,12 @@ struct PIDBase64Tests {
         }
     }
 
+    @Test func lineBreaksSentPercentEncodedAreDecodedThenRemoved() throws {
+        let decoded = try PIDBase64.decode("CgMB%0D%0AAgM%3D")
+        #expect(decoded.bytes == [0x0A, 0x03, 0x01, 0x02, 0x03])
+        #expect(decoded.repairs == [.percentEncoded, .whitespace])
+    }
+
     @Test func partialPaddingIsCompleted() throws {
         #expect(try PIDBase64.decode("Cg=").repairs == [.missingPadding])
         #expect(try PIDBase64.decode("Cg=").bytes == [0x0A])

@@ -18,7 +18,7 @@ struct WireFormatTests {
 
     @Test func theDocumentationExampleHolds() throws {
         let fields = try WireFormat.read([0x0A, 0x03, 0x61, 0x62, 0x63, 0x10, 0x96, 0x01])
-        #expect(fields == [WireFormat.Field(number: 1, value: .len([0x61, 0x62, 0x63], message: nil)),
+        #expect(fields == [WireFormat.Field(number: 1, value: .len([0x61, 0x62, 0x63][...], message: nil)),
                            WireFormat.Field(number: 2, value: .varint(150))])
     }
 
@@ -33,9 +33,9 @@ struct WireFormatTests {
         let fields = try WireFormat.read(w.bytes)
         #expect(fields.map(\.number) == [1, 2, 3, 536_870_911])
         #expect(fields[0].value == .varint(UInt64.max))
-        #expect(fields[1].value == .i64([1, 2, 3, 4, 5, 6, 7, 8]))
-        #expect(fields[2].value == .i32([9, 10, 11, 12]))
-        #expect(fields[3].value == .len(inner.bytes, message: [WireFormat.Field(number: 7, value: .varint(1))]))
+        #expect(fields[1].value == .i64([1, 2, 3, 4, 5, 6, 7, 8][...]))
+        #expect(fields[2].value == .i32([9, 10, 11, 12][...]))
+        #expect(fields[3].value == .len(inner.bytes[...], message: [WireFormat.Field(number: 7, value: .varint(1))]))
     }
 
     @Test(arguments: [
@@ -81,6 +81,18 @@ struct WireFormatTests {
         #expect((try? WireFormat.read(ok.bytes))?.count == 4_096)
     }
 
+    /// A nested reading is only a possible one: over the limit it stops, and the value stays bytes.
+    @Test func aNestedReadingStopsAtTheFieldLimit() throws {
+        var inner = Writer()
+        for _ in 0..<4_096 { inner.key(1, 0); inner.varint(150) }
+        var w = Writer()
+        w.len(1, inner.bytes)
+        let fields = try WireFormat.read(w.bytes)
+        #expect(fields.count == 1)
+        guard case .len(let bytes, let message) = fields[0].value else { Issue.record("not a length-delimited field"); return }
+        #expect(bytes.count == inner.bytes.count && message == nil)
+    }
+
     /// Random messages written by the test writer read back as written.
     @Test func writtenMessagesReadBack() throws {
         var rng = SeededGenerator(seed: 99)
@@ -97,11 +109,11 @@ struct WireFormatTests {
                 case 1:
                     let b = (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) }
                     w.key(number, 1); w.bytes += b
-                    expected.append(.init(number: UInt32(number), value: .i64(b)))
+                    expected.append(.init(number: UInt32(number), value: .i64(b[...])))
                 default:
                     let text = Array("text \(number)".utf8)
                     w.len(number, text)
-                    expected.append(.init(number: UInt32(number), value: .len(text, message: try? WireFormat.read(text))))
+                    expected.append(.init(number: UInt32(number), value: .len(text[...], message: try? WireFormat.read(text))))
                 }
             }
             #expect(try WireFormat.read(w.bytes) == expected)

@@ -1,5 +1,5 @@
-// ULC and x-callback-url the way a typical iOS app does it: Foundation's URLComponents and
-// queryItems, nothing else.
+// ULC, x-callback-url and XignSys links the way a typical iOS app handles them: Foundation's
+// URLComponents and queryItems, nothing else.
 // The same logic as Adapters/python-common/typical_app.py, on Foundation:
 // - parse: read the link's queryItems, take the first ulc-success and ulc-error, and accept a
 //   callback when URLComponents reads it with scheme "https" and a host;
@@ -170,6 +170,37 @@ func xcallbackCallback(_ input: [String: Any]) -> [String: Any] {
     return ["open": components.string.map { $0 as Any } ?? NSNull()]
 }
 
+// XignSys links, the way a typical iOS app checks them when one arrives: URLComponents splits
+// the link; a deep link's scheme must be one the app registered (`customSchemes.contains`) and
+// its host names the process; an app link is http(s) on the manager's host under
+// /in-app/process/ with the process in `action`; the first pid, source-url and browser are
+// taken from queryItems. Nothing else is checked.
+
+func xignqrRedirect(_ input: [String: Any]) -> [String: Any] {
+    let schemes = input["schemes"] as? [String] ?? ["xignqr"]
+    let hosts = input["hosts"] as? [String] ?? ["xign.me"]
+    guard let components = URLComponents(string: input["url"] as? String ?? ""), let scheme = components.scheme else { return ["kind": "none"] }
+    let items = components.queryItems ?? []
+    func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+    let form: String
+    let process: String?
+    if schemes.contains(scheme) {
+        form = "deepLink"
+        process = components.host
+    } else if scheme == "https" || scheme == "http", hosts.contains(components.host ?? ""), components.path.hasPrefix("/in-app/process/") {
+        form = "appLink"
+        process = value("action")
+    } else {
+        return ["kind": "none"]
+    }
+    guard let process, ["authentication", "personalization", "transaction"].contains(process),
+          let pid = value("pid"), !pid.isEmpty else { return ["kind": "none"] }
+    var out: [String: Any] = ["kind": process, "form": form, "pid": pid]
+    if let source = value("source-url") { out["sourceUrl"] = source }
+    if let browser = value("browser") { out["browser"] = browser }
+    return out
+}
+
 func reply(_ object: [String: Any]) {
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else { return }
     FileHandle.standardOutput.write(data + Data([0x0A]))
@@ -182,7 +213,7 @@ while let line = readLine(strippingNewline: true) {
         reply(["version": 1,
                "implementation": ["name": "foundation", "version": "swift-foundation (Swift 6)", "language": "Swift",
                                   "homepage": "https://github.com/swiftlang/swift-foundation"],
-               "operations": ["ulc.build", "ulc.handle", "ulc.parse", "xcallback.build", "xcallback.callback", "xcallback.parse"]])
+               "operations": ["ulc.build", "ulc.handle", "ulc.parse", "xcallback.build", "xcallback.callback", "xcallback.parse", "xignqr.redirect"]])
     case "run":
         let seq = message["seq"] ?? NSNull()
         let input = message["input"] as? [String: Any] ?? [:]
@@ -193,6 +224,7 @@ while let line = readLine(strippingNewline: true) {
         case "xcallback.parse": reply(["seq": seq, "output": xcallbackParse(input["url"] as? String ?? "")])
         case "xcallback.build": reply(["seq": seq, "output": xcallbackBuild(input)])
         case "xcallback.callback": reply(["seq": seq, "output": xcallbackCallback(input)])
+        case "xignqr.redirect": reply(["seq": seq, "output": xignqrRedirect(input)])
         default: reply(["seq": seq, "skipped": "not implemented"])
         }
     default:

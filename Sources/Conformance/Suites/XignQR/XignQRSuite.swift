@@ -170,7 +170,7 @@ public enum XignQRSuite {
         return .object(o)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -179,7 +179,7 @@ public enum XignQRSuite {
     }
 
     /// The bytes as text when they are UTF-8 without control characters (tab and line breaks allowed).
-    static func readableText(_ bytes: [UInt8]) -> String? {
+    static func readableText(_ bytes: ArraySlice<UInt8>) -> String? {
         guard bytes.withUnsafeBufferPointer(UTF8Validation.isValid) else { return nil }
         guard !bytes.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
