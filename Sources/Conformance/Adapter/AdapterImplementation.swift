@@ -120,7 +120,14 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
         guard let current else { return }
         _ = current.send(Array(AdapterProtocol.stopRequest().serialized().utf8) + [0x0A])
-        await Task.detached { current.finish(grace: .seconds(2)) }.value
+        // Waiting for the process to leave polls and sleeps: on a dispatch queue, not on the
+        // threads Swift concurrency runs everything else on.
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                current.finish(grace: .seconds(2))
+                c.resume()
+            }
+        }
     }
 
     /// Launches a process and shakes hands; on success it becomes the current process.
