@@ -33,6 +33,7 @@ struct BenchMain {
             await benchProtocol(count: 100_000)
         case "profile-ulc": profileULC(count: count)
         case "profile-xcallback": profileXCallback(count: count)
+        case "profile-xignqr-pid": profileXignPID(count: count)
         case "profile-foundation": profileFoundation(count: count)
         case "profile-inprocess": await profileInProcess(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
         case "profile-stored": await profileStored(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)

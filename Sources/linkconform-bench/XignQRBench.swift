@@ -112,3 +112,11 @@ struct FoundationXignExtraction {
         sourceURL = value("source-url")
     }
 }
+
+/// Only the pid decoder, many times: for a profiler.
+func profileXignPID(count: Int) {
+    let (_, pids) = generateXignLinks(count)
+    var n = 0
+    for _ in 0..<20 { for pid in pids { n &+= (try? XignQR.decodePID(pid))?.fields.count ?? 0 } }
+    print(n)
+}
