@@ -30,6 +30,12 @@ let package = Package(
         .target(name: "XignQR", dependencies: ["LinkURL", "XCallbackURL"]),
         // ULC is x-callback-url on top of universal links: it reads callbacks the same way.
         .target(name: "ULC", dependencies: ["LinkURL", "XCallbackURL"]),
+        // The invariants the fuzz targets check, one small module per protocol so that each fuzz
+        // binary holds only what it fuzzes; replayed by `swift test` as well.
+        .target(name: "FuzzSupport", dependencies: ["LinkURL"]),
+        .target(name: "FuzzULC", dependencies: ["FuzzSupport", "ULC", "LinkURL"]),
+        .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"]),
+        .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
         .target(name: "ResultsStore", dependencies: [
@@ -44,6 +50,14 @@ let package = Package(
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
         // Bundled adapter: ULC the way a typical iOS app reads links (URLComponents), for comparison.
         .executableTarget(name: "foundation-adapter", path: "Adapters/foundation/Sources"),
+        // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer,address and -DFUZZING;
+        // a plain build makes replayers of the same entry functions).
+        .executableTarget(name: "fuzz-url", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-query-diff", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-ulc", dependencies: ["FuzzSupport", "FuzzULC"]),
+        .executableTarget(name: "fuzz-xcallback", dependencies: ["FuzzSupport", "FuzzXCallback"]),
+        .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"]),
+        .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"]),
         .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
@@ -51,6 +65,7 @@ let package = Package(
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),

@@ -5,19 +5,21 @@ import Conformance
 public struct LinkConformCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "linkconform",
-        abstract: "Conformance suite for app-link callback protocols (ULC, x-callback-url, AASA, xignqr).",
+        abstract: "Conformance suite for app-link callback protocols (ULC, x-callback-url, xignqr).",
         discussion: """
             Typical use, from the repository root:
               linkconform run                       run every suite against the reference, store and report
               linkconform check '<link>'            explain one link: what it is and what is wrong with it
               linkconform corpus lint               check the corpus files
               linkconform report --run 3            regenerate the reports of run 3
+              linkconform findings                  what the fuzzers found (scripts/fuzz.sh TARGET runs one)
 
             Exit codes: 0 as expected; 1 unexpected failures (a MUST not met, an error); \
             2 the harness could not do its job (bad corpus, unwritable store); 64 usage error.
             """,
         version: LinkConformVersion.current,
-        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
+                      FuzzCommand.self, FindingsCommand.self]
     )
 
     public init() {}

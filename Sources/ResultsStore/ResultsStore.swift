@@ -116,6 +116,25 @@ public final class ResultsStore: Sendable {
                 ALTER TABLE runImplementation ADD COLUMN expectedFailures TEXT;
                 """)
         }
+        migrator.registerMigration("v3: fuzz findings") { db in
+            try db.execute(sql: """
+                CREATE TABLE finding (
+                    id INTEGER PRIMARY KEY,
+                    target TEXT NOT NULL,
+                    implementation TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('crash', 'invariant', 'leak', 'timeout', 'oom')),
+                    signature TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    input BLOB NOT NULL,
+                    reproducerPath TEXT NOT NULL,
+                    firstSeen TEXT NOT NULL,
+                    lastSeen TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('open', 'fixed')),
+                    UNIQUE (target, implementation, signature)
+                );
+                """)
+        }
         return migrator
     }()
 

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Conformance
+import Foundation
+import LinkJSON
+
+struct FuzzCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz",
+        abstract: "Fuzzing support: seed the fuzz targets from the conformance corpus.",
+        discussion: """
+            The fuzz targets themselves are run by scripts/fuzz.sh TARGET [SECONDS] (libFuzzer); their \
+            findings are listed by `linkconform findings`.
+            """,
+        subcommands: [Seeds.self]
+    )
+
+    /// Which corpus inputs seed which target: the fields of an operation's input that hold text
+    /// the target's parser reads.
+    static let seedSources: [String: [(operation: String, fields: [String])]] = {
+        let links: [(String, [String])] = [
+            ("ulc.parse", ["link"]), ("ulc.handle", ["links"]), ("ulc.build", ["action", "success", "error"]),
+            ("xcallback.parse", ["url"]), ("xcallback.callback", ["url"]), ("xignqr.redirect", ["url"]),
+        ]
+        return [
+            "url": links,
+            "query-diff": links,
+            "ulc": [("ulc.parse", ["link"]), ("ulc.handle", ["links"])],
+            "xcallback": [("xcallback.parse", ["url"]), ("xcallback.callback", ["url"])],
+            "xignqr": [("xignqr.redirect", ["url"]), ("xignqr.pid", ["data"])],
+            "pid": [("xignqr.pid", ["data"])],
+        ]
+    }()
+
+    struct Seeds: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every corpus input of each fuzz target's parser as a seed file.",
+            discussion: """
+                Writes Corpus/fuzz/TARGET/case-<hash> for every input of every case whose operation the \
+                target's parser reads (the ULC links for ulc, every link for url, ...), named by the \
+                SHA-256 of their bytes so that running it again changes nothing. Inputs over --max-bytes \
+                are left out (they only slow the fuzzer down; the corpus keeps them). Hand-picked seeds \
+                (other names) are left alone.
+                """)
+
+        @OptionGroup var options: CorpusOptions
+
+        @Option(help: ArgumentHelp("Where the seed folders are.", valueName: "dir"))
+        var out = "Corpus/fuzz"
+
+        @Option(help: ArgumentHelp("Longest input written as a seed, in bytes.", valueName: "bytes"))
+        var maxBytes = 4_096
+
+        func run() throws {
+            let corpus = try options.loadOrExit(printWarnings: false)
+            let cases = corpus.suites.flatMap(\.cases)
+            for (target, sources) in FuzzCommand.seedSources.sorted(by: { $0.key < $1.key }) {
+                var seeds: Set<[UInt8]> = []
+                for c in cases {
+                    for source in sources where source.operation == c.operation {
+                        for field in source.fields {
+                            for text in strings(c.input[field]) where !text.isEmpty && text.utf8.count <= maxBytes {
+                                seeds.insert(Array(text.utf8))
+                            }
+                        }
+                    }
+                }
+                let folder = "\(out)/\(target)"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let existing = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                var written = 0
+                var names: Set<String> = []
+                for seed in seeds {
+                    let name = "case-" + String(SHA256.hex(seed).prefix(16))
+                    names.insert(name)
+                    if existing.contains(name) { continue }
+                    try Data(seed).write(to: URL(fileURLWithPath: folder + "/" + name))
+                    written += 1
+                }
+                let stale = existing.filter { $0.hasPrefix("case-") && !names.contains($0) }
+                Console.line("\(target): \(seeds.count) seeds from the corpus (\(written) new)" + (stale.isEmpty ? "" : ", \(stale.count) no longer in the corpus (left in place)"))
+            }
+        }
+
+        func strings(_ value: JSONValue?) -> [String] {
+            if let s = value?.stringValue { return [s] }
+            return value?.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+    }
+}

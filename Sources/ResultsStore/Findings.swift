@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// A problem a fuzzer found, kept across runs: the same signature seen again counts up.
+public struct Finding: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The target crashed: a sanitizer report or a Swift runtime trap.
+        case crash
+        /// A LinkConform invariant was broken (the target stopped on purpose).
+        case invariant
+        case leak, timeout, oom
+    }
+
+    public enum Status: String, Sendable, Hashable {
+        case open
+        /// Fixed, with the reproducer kept as a regression input.
+        case fixed
+    }
+
+    public let id: Int64
+    public let target: String
+    public let implementation: String
+    public let kind: Kind
+    /// Stable across runs and builds: the invariant, or the kind and the first frames in
+    /// LinkConform's own code.
+    public let signature: String
+    /// The first line of the report, for people.
+    public let message: String
+    /// The (minimised) input that reproduces it.
+    public let input: [UInt8]
+    public let reproducerPath: String
+    public let firstSeen: String
+    public let lastSeen: String
+    public let count: Int
+    public let status: Status
+}
+
+extension ResultsStore {
+    /// Records a finding: a new one, or one more sighting of a known signature (which reopens
+    /// it if it was fixed). Returns the finding as stored.
+    @discardableResult
+    public func recordFinding(target: String, implementation: String = "reference", kind: Finding.Kind, signature: String,
+                              message: String, input: [UInt8], reproducerPath: String) throws -> Finding {
+        let now = Self.timestamp()
+        return try pool.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT id, input FROM finding WHERE target = ? AND implementation = ? AND signature = ?",
+                                          arguments: [target, implementation, signature]) {
+                let id: Int64 = row["id"]
+                let known: Data = row["input"]
+                // Keep the smaller reproducer.
+                let keepNew = input.count < known.count
+                try db.execute(sql: """
+                    UPDATE finding SET lastSeen = ?, count = count + 1, status = 'open', message = ?,
+                        input = CASE WHEN ? THEN ? ELSE input END,
+                        reproducerPath = CASE WHEN ? THEN ? ELSE reproducerPath END
+                    WHERE id = ?
+                    """, arguments: [now, message, keepNew, Data(input), keepNew, reproducerPath, id])
+                return try Self.finding(db, id: id)!
+            }
+            try db.execute(sql: """
+                INSERT INTO finding (target, implementation, kind, signature, message, input, reproducerPath, firstSeen, lastSeen, count, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 'open')
+                """, arguments: [target, implementation, kind.rawValue, signature, message, Data(input), reproducerPath, now, now])
+            return try Self.finding(db, id: db.lastInsertedRowID)!
+        }
+    }
+
+    /// Every finding, open ones first, most recently seen first.
+    public func findings(target: String? = nil) throws -> [Finding] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM finding WHERE ? IS NULL OR target = ?
+                ORDER BY status = 'fixed', lastSeen DESC, id DESC
+                """, arguments: [target, target])
+            return rows.map(Self.finding)
+        }
+    }
+
+    public func finding(id: Int64) throws -> Finding? {
+        try pool.read { db in try Self.finding(db, id: id) }
+    }
+
+    /// Marks a finding fixed.
+    public func markFindingFixed(id: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE finding SET status = 'fixed' WHERE id = ?", arguments: [id])
+        }
+    }
+
+    static func finding(_ db: Database, id: Int64) throws -> Finding? {
+        try Row.fetchOne(db, sql: "SELECT * FROM finding WHERE id = ?", arguments: [id]).map(finding)
+    }
+
+    static func finding(_ row: Row) -> Finding {
+        let input: Data = row["input"]
+        return Finding(id: row["id"], target: row["target"], implementation: row["implementation"],
+                       kind: Finding.Kind(rawValue: row["kind"]) ?? .crash, signature: row["signature"], message: row["message"],
+                       input: Array(input), reproducerPath: row["reproducerPath"], firstSeen: row["firstSeen"],
+                       lastSeen: row["lastSeen"], count: row["count"], status: Finding.Status(rawValue: row["status"]) ?? .open)
+    }
+}

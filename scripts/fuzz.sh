@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target, then minimises and records whatever it found.
+#
+#   scripts/fuzz.sh TARGET [SECONDS]      TARGET: url, query-diff, ulc, xcallback, xignqr, pid
+#
+# Builds the target with libFuzzer and AddressSanitizer (a build folder of its own, .build-fuzz),
+# runs it for SECONDS (default 60) on both cores (FUZZ_JOBS=1 for one), with the target's
+# dictionary (Corpus/fuzz/TARGET.dict), its seeds (Corpus/fuzz/TARGET/) and regression inputs
+# (Corpus/fuzz/regressions/TARGET/) read-only, and a work corpus in .fuzz/TARGET/ (not in git).
+# Each crash, leak, timeout or out-of-memory is minimised and recorded in the results store
+# (`linkconform findings`). Prints exec/s, coverage and corpus size at the end.
+# Exit: 0 nothing found, 1 findings recorded, 2 the harness could not run, 64 usage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGETS="url query-diff ulc xcallback xignqr pid"
+usage() { echo "usage: scripts/fuzz.sh TARGET [SECONDS]   (TARGET: ${TARGETS// /, })" >&2; exit 64; }
+[ $# -ge 1 ] || usage
+TARGET=$1
+RUN_SECONDS=${2:-60}
+JOBS=${FUZZ_JOBS:-2}
+[[ " $TARGETS " == *" $TARGET "* ]] || usage
+[[ "$RUN_SECONDS" =~ ^[0-9]+$ ]] || usage
+
+WORK=.fuzz/$TARGET
+mkdir -p "$WORK/corpus" "$WORK/artifacts" "$WORK/minimised" "Corpus/fuzz/regressions/$TARGET"
+
+echo "building fuzz-$TARGET with libFuzzer and AddressSanitizer..."
+# Both sanitizers in one -sanitize flag (two --sanitize options would keep only the last), and
+# -DFUZZING so that the target's replay main() steps aside for libFuzzer's.
+swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+    --product "fuzz-$TARGET" --scratch-path .build-fuzz 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -3 || true
+BIN=.build-fuzz/release/fuzz-$TARGET
+[ -x "$BIN" ] || { echo "the fuzz build failed" >&2; exit 2; }
+swift build -c release --product linkconform 2>&1 | grep -E "error" || true
+LINKCONFORM=.build/release/linkconform
+
+# Without these, crashes are slow (the Swift backtracer), misattributed or lost (SIGILL).
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=handle_sigill=1:detect_leaks=1:allocator_may_return_null=1:symbolize=1:malloc_context_size=2
+
+ARGS=(-dict="Corpus/fuzz/$TARGET.dict" -max_total_time="$RUN_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=4096
+      -artifact_prefix="$WORK/artifacts/" -print_final_stats=1)
+if [ "$JOBS" -gt 1 ]; then
+    ARGS+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
+LOG=$WORK/fuzz.log
+echo "fuzzing $TARGET for ${RUN_SECONDS}s on $JOBS core(s); log: $LOG"
+set +e
+"$BIN" "${ARGS[@]}" "$WORK/corpus" "Corpus/fuzz/$TARGET" "Corpus/fuzz/regressions/$TARGET" >"$LOG" 2>&1 &
+FUZZER=$!
+trap 'kill $FUZZER 2>/dev/null' INT TERM
+# Progress: the newest status line, every 15 seconds.
+while kill -0 $FUZZER 2>/dev/null; do
+    sleep 15
+    line=$(grep -aE "(cov:|pulse)" "$LOG" | tail -1)
+    [ -n "$line" ] && echo "  $line"
+done
+wait $FUZZER
+set -e
+
+# Findings: minimise each new artifact, replay it for its report, record it.
+found=0
+for artifact in "$WORK"/artifacts/crash-* "$WORK"/artifacts/leak-* "$WORK"/artifacts/timeout-* "$WORK"/artifacts/oom-*; do
+    [ -f "$artifact" ] || continue
+    name=$(basename "$artifact")
+    minimised=$WORK/minimised/$name
+    if [ ! -f "$minimised" ]; then
+        case $name in
+            crash-*|leak-*) "$BIN" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimised" "$artifact" >/dev/null 2>&1 || true ;;
+        esac
+        [ -f "$minimised" ] || cp "$artifact" "$minimised"
+    fi
+    report=$WORK/minimised/$name.report
+    "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1 || true
+    "$LINKCONFORM" findings record --target "$TARGET" --log "$report" --input "$minimised" || true
+    rm -f "$artifact"
+    found=$((found + 1))
+done
+
+# Figures.
+stats=$(grep -aE "^#[0-9]+.*cov:" "$LOG" | tail -1)
+execs=$(grep -aE "stat::average_exec_per_sec" "$LOG" | tail -1 | awk '{print $2}')
+[ -z "$execs" ] && execs=$(echo "$stats" | grep -oE "exec/s: [0-9]+" | awk '{print $2}')
+cov=$(echo "$stats" | grep -oE "cov: [0-9]+" | awk '{print $2}')
+ft=$(echo "$stats" | grep -oE "ft: [0-9]+" | awk '{print $2}')
+corpus=$(find "$WORK/corpus" -type f | wc -l)
+echo "$TARGET: ${RUN_SECONDS}s on $JOBS core(s), ${execs:-?} exec/s, coverage ${cov:-?} edges (${ft:-?} features), work corpus $corpus inputs, $found new artifact(s)"
+if [ "$found" -gt 0 ]; then
+    echo "see: $LINKCONFORM findings --target $TARGET"
+    exit 1
+fi
