@@ -26,12 +26,8 @@ WORK=.fuzz/$TARGET
 mkdir -p "$WORK/corpus" "$WORK/artifacts" "$WORK/minimised" "Corpus/fuzz/regressions/$TARGET"
 
 echo "building fuzz-$TARGET with libFuzzer and AddressSanitizer..."
-# Both sanitizers in one -sanitize flag (two --sanitize options would keep only the last), and
-# -DFUZZING so that the target's replay main() steps aside for libFuzzer's.
-swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-    --product "fuzz-$TARGET" --scratch-path .build-fuzz 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -3 || true
-BIN=.build-fuzz/release/fuzz-$TARGET
-[ -x "$BIN" ] || { echo "the fuzz build failed" >&2; exit 2; }
+BIN=$(scripts/fuzz-build.sh "$TARGET" .build-fuzz address 2> "$WORK/build.log") || true
+[ -n "$BIN" ] && [ -x "$BIN" ] || { tail -20 "$WORK/build.log" >&2; echo "the fuzz build failed (log: $WORK/build.log)" >&2; exit 2; }
 swift build -c release --product linkconform 2>&1 | grep -E "error" || true
 LINKCONFORM=.build/release/linkconform
 
@@ -78,14 +74,17 @@ for artifact in "$WORK"/artifacts/crash-* "$WORK"/artifacts/leak-* "$WORK"/artif
     found=$((found + 1))
 done
 
-# Figures.
-stats=$(grep -aE "^#[0-9]+.*cov:" "$LOG" | tail -1)
-execs=$(grep -aE "stat::average_exec_per_sec" "$LOG" | tail -1 | awk '{print $2}')
-[ -z "$execs" ] && execs=$(echo "$stats" | grep -oE "exec/s: [0-9]+" | awk '{print $2}')
-cov=$(echo "$stats" | grep -oE "cov: [0-9]+" | awk '{print $2}')
-ft=$(echo "$stats" | grep -oE "ft: [0-9]+" | awk '{print $2}')
+# Figures: from the last status line (#EXECUTIONS ... cov: EDGES ft: FEATURES ... time: Ts in
+# fork mode), and libFuzzer's final statistics when it printed them (one core).
+stats=$(grep -aE "^#[0-9]+.*cov:" "$LOG" | tail -1 || true)
+units=$(echo "$stats" | grep -oE "^#[0-9]+" | tr -d '#' || true)
+elapsed=$(echo "$stats" | grep -oE "time: [0-9]+" | awk '{print $2}' || true)
+execs=$(grep -aE "stat::average_exec_per_sec" "$LOG" | tail -1 | awk '{print $2}' || true)
+if [ -z "$execs" ] && [ -n "$units" ] && [ -n "$elapsed" ] && [ "$elapsed" -gt 0 ]; then execs=$((units / elapsed)); fi
+cov=$(echo "$stats" | grep -oE "cov: [0-9]+" | awk '{print $2}' || true)
+ft=$(echo "$stats" | grep -oE "ft: [0-9]+" | awk '{print $2}' || true)
 corpus=$(find "$WORK/corpus" -type f | wc -l)
-echo "$TARGET: ${RUN_SECONDS}s on $JOBS core(s), ${execs:-?} exec/s, coverage ${cov:-?} edges (${ft:-?} features), work corpus $corpus inputs, $found new artifact(s)"
+echo "$TARGET: ${RUN_SECONDS}s on $JOBS core(s), ${units:-?} inputs run, ${execs:-?} exec/s, coverage ${cov:-?} edges (${ft:-?} features), work corpus $corpus inputs, $found new artifact(s)"
 if [ "$found" -gt 0 ]; then
     echo "see: $LINKCONFORM findings --target $TARGET"
     exit 1

@@ -59,6 +59,11 @@ public enum PercentCodec {
         return String(unsafeUninitializedCapacity: n) { decode(buffer, into: $0, plusAsSpace: plusAsSpace) }
     }
 
+    /// The bytes of `range` decoded straight into a string (invalid UTF-8 replaced by U+FFFD).
+    public static func decodedText(_ bytes: [UInt8], in range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { decodedText(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Decodes and reads the result as UTF-8; nil when the octets are not valid UTF-8.
     public static func decodeString<C: RandomAccessCollection>(_ encoded: C, plusAsSpace: Bool = false) -> String?
     where C.Element == UInt8, C.Index == Int {

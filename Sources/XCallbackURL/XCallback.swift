@@ -40,7 +40,7 @@ public enum XCallback {
 
     /// The same, from an array.
     static func decodedText(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        bytes.withUnsafeBufferPointer { decodedText($0, range) }
+        PercentCodec.decodedText(bytes, in: range)
     }
 
     /// Whether a scheme's text is RFC 3986 scheme syntax: a letter, then letters, digits, `+`,

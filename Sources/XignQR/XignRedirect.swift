@@ -117,7 +117,7 @@ struct RedirectReader {
             switch reading(found.action, "action") {
             case .absent, .empty:
                 violations.append(XignViolation(.actionMissing, message: "the app link has no action naming the process (authentication, personalization)"))
-            case .value(let range): processName = XCallbackText.decoded(url.bytes, range)
+            case .value(let range): processName = PercentCodec.decodedText(url.bytes, in: range)
             case .repeated: break
             }
         }
@@ -141,7 +141,7 @@ struct RedirectReader {
         case .empty:
             violations.append(XignViolation(.pidEmpty, message: "the pid is empty"))
         case .value(let range):
-            pid = XCallbackText.decoded(url.bytes, range)
+            pid = PercentCodec.decodedText(url.bytes, in: range)
             if let plus = url.bytes[range].firstIndex(of: UInt8(ascii: "+")) {
                 violations.append(XignViolation(.pidPlus, offset: plus,
                     message: "the pid holds a raw '+' at byte \(plus): form-style readers (parse_qsl, URLSearchParams) read a space and break the base64; send it as %2B"))
@@ -159,7 +159,7 @@ struct RedirectReader {
         }
         var browser: String?
         switch reading(found.browser, "browser") {
-        case .value(let range): browser = XCallbackText.decoded(url.bytes, range)
+        case .value(let range): browser = PercentCodec.decodedText(url.bytes, in: range)
         case .empty: browser = ""
         case .absent, .repeated: break
         }
@@ -222,13 +222,5 @@ struct RedirectReader {
     struct Found {
         var pid = ParameterOccurrences(), action = ParameterOccurrences()
         var sourceURL = ParameterOccurrences(), browser = ParameterOccurrences()
-    }
-}
-
-/// Decoding helpers shared with the pid decoder.
-enum XCallbackText {
-    /// Bytes decoded once, as text (invalid UTF-8 replaced by U+FFFD).
-    static func decoded(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        bytes.withUnsafeBufferPointer { PercentCodec.decodedText(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 }

@@ -218,7 +218,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             gate.leave(exclusive: alone)
             switch attempt {
             case .answer(let answer): return answer
-            case .retry: return .notRun(reason: "the adapter stopped before this case was sent")
+            case .retry: return .notRun(reason: "the adapter stopped before this case was sent")   // send() resolves .retry itself
             case .retryAlone(let why):
                 // Alone, every event is pinned on this request, so this cannot repeat.
                 if alone { return .crashed(message: why) }
