@@ -66,9 +66,10 @@ let package = Package(
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform", "foundation-adapter"]),
+        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform", "foundation-adapter"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -67,8 +67,11 @@ public struct FuzzTarget: Sendable {
                     continue
                 }
                 ran += 1
+                // The same line as under libFuzzer, so `linkconform findings record` reads
+                // either report to the same signature.
                 for problem in check(bytes) {
-                    print("\(file): \(problem)")
+                    print("\(file): LinkConform invariant broken (\(name)): \(problem.invariant)")
+                    if !problem.detail.isEmpty { print("  \(problem.detail)") }
                     failed += 1
                 }
             }

@@ -8,85 +8,60 @@
 /// link.violations.map(\.key)      // ["x-success:callback-not-absolute"]
 /// link.violations[0].requirement  // "XCB-6"
 /// ```
-public struct XCallbackViolation: Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        case actionEmpty = "action-empty"
-        case actionVersionSegment = "action-version-segment"
-        case callbackRawDelimiter = "callback-raw-delimiter"
-        case linkHasFragment = "link-has-fragment"
-        case callbackEmpty = "callback-empty"
-        case callbackNotAbsolute = "callback-not-absolute"
-        case callbackInvalidURL = "callback-invalid-url"
-        case parameterReservedPrefix = "parameter-reserved-prefix"
-        case callbackDuplicated = "callback-duplicated"
-        case callbackPlus = "callback-plus"
-        case valuePlus = "value-plus"
-        case hostNotLowercase = "host-not-lowercase"
-        case callbackDoubleEncoded = "callback-double-encoded"
-        case callbackUserinfo = "callback-userinfo"
-        case callbackSchemeRefused = "callback-scheme-refused"
-        case linkInvalidSyntax = "link-invalid-syntax"
-        case linkTooLong = "link-too-long"
-        /// Only when building: the scheme is not RFC 3986 scheme syntax.
-        case schemeInvalid = "scheme-invalid"
+public typealias XCallbackViolation = RuleViolation<XCallbackViolationCode, String>
 
-        /// The requirement this code breaks.
-        public var requirement: String {
-            switch self {
-            case .schemeInvalid: "XCB-1"
-            case .actionEmpty: "XCB-2"
-            case .actionVersionSegment: "XCB-3"
-            case .callbackRawDelimiter, .linkHasFragment: "XCB-4"
-            case .callbackEmpty, .callbackNotAbsolute, .callbackInvalidURL: "XCB-6"
-            case .parameterReservedPrefix: "XCB-10"
-            case .callbackDuplicated: "XCB-D1"
-            case .callbackPlus, .valuePlus: "XCB-D2"
-            case .hostNotLowercase: "XCB-D3"
-            case .callbackDoubleEncoded: "XCB-D4"
-            case .callbackUserinfo: "XCB-D5"
-            case .callbackSchemeRefused: "XCB-D6"
-            case .linkInvalidSyntax: "XCB-D8"
-            case .linkTooLong: "XCB-D13"
-            }
+/// The codes of ``XCallbackViolation``.
+public enum XCallbackViolationCode: String, RuleCode {
+    case actionEmpty = "action-empty"
+    case actionVersionSegment = "action-version-segment"
+    case callbackRawDelimiter = "callback-raw-delimiter"
+    case linkHasFragment = "link-has-fragment"
+    case callbackEmpty = "callback-empty"
+    case callbackNotAbsolute = "callback-not-absolute"
+    case callbackInvalidURL = "callback-invalid-url"
+    case parameterReservedPrefix = "parameter-reserved-prefix"
+    case callbackDuplicated = "callback-duplicated"
+    case callbackPlus = "callback-plus"
+    case valuePlus = "value-plus"
+    case hostNotLowercase = "host-not-lowercase"
+    case callbackDoubleEncoded = "callback-double-encoded"
+    case callbackUserinfo = "callback-userinfo"
+    case callbackSchemeRefused = "callback-scheme-refused"
+    case linkInvalidSyntax = "link-invalid-syntax"
+    case linkTooLong = "link-too-long"
+    /// Only when building: the scheme is not RFC 3986 scheme syntax.
+    case schemeInvalid = "scheme-invalid"
+
+    /// The requirement this code breaks.
+    public var requirement: String {
+        switch self {
+        case .schemeInvalid: "XCB-1"
+        case .actionEmpty: "XCB-2"
+        case .actionVersionSegment: "XCB-3"
+        case .callbackRawDelimiter, .linkHasFragment: "XCB-4"
+        case .callbackEmpty, .callbackNotAbsolute, .callbackInvalidURL: "XCB-6"
+        case .parameterReservedPrefix: "XCB-10"
+        case .callbackDuplicated: "XCB-D1"
+        case .callbackPlus, .valuePlus: "XCB-D2"
+        case .hostNotLowercase: "XCB-D3"
+        case .callbackDoubleEncoded: "XCB-D4"
+        case .callbackUserinfo: "XCB-D5"
+        case .callbackSchemeRefused: "XCB-D6"
+        case .linkInvalidSyntax: "XCB-D8"
+        case .linkTooLong: "XCB-D13"
         }
+    }
 
-        /// The level of that requirement.
-        public var level: RuleLevel {
-            switch self {
-            case .actionVersionSegment, .callbackRawDelimiter, .linkHasFragment, .parameterReservedPrefix,
-                 .callbackPlus, .valuePlus, .hostNotLowercase, .callbackSchemeRefused, .linkInvalidSyntax: .should
-            case .linkTooLong: .info
-            default: .must
-            }
+    /// The level of that requirement.
+    public var level: RuleLevel {
+        switch self {
+        case .actionVersionSegment, .callbackRawDelimiter, .linkHasFragment, .parameterReservedPrefix,
+             .callbackPlus, .valuePlus, .hostNotLowercase, .callbackSchemeRefused, .linkInvalidSyntax: .should
+        case .linkTooLong: .info
+        default: .must
         }
-
-        /// Whether the violation makes the URL unusable (``XCallbackLink/Kind/invalid``).
-        public var isFatal: Bool { level == .must || self == .linkTooLong }
     }
 
-    public let code: Code
-    /// The parameter concerned (an x-callback parameter or an action parameter's decoded
-    /// name), for parameter codes.
-    public let parameter: String?
-    /// Byte offset in the URL where the problem shows, when there is one place.
-    public let offset: Int?
-    /// What was found, for people.
-    public let message: String
-
-    public init(_ code: Code, parameter: String? = nil, offset: Int? = nil, message: String) {
-        self.code = code
-        self.parameter = parameter
-        self.offset = offset
-        self.message = message
-    }
-
-    public var requirement: String { code.requirement }
-    public var level: RuleLevel { code.level }
-
-    /// `parameter:code`, or `code` for URL-level violations: the form corpus cases list.
-    public var key: String {
-        parameter.map { "\($0):\(code.rawValue)" } ?? code.rawValue
-    }
-
-    public var description: String { "\(requirement) \(level.rawValue) \(key): \(message)" }
+    /// Whether the violation makes the URL unusable (``XCallbackLink/Kind/invalid``).
+    public var isFatal: Bool { level == .must || self == .linkTooLong }
 }

@@ -8,62 +8,44 @@ import XCallbackURL
 /// redirect.violations.map(\.key)       // ["process-unknown"]
 /// redirect.violations[0].requirement   // "XQR-5"
 /// ```
-public struct XignViolation: Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        case processUnknown = "process-unknown"
-        case pidMissing = "pid-missing"
-        case pidEmpty = "pid-empty"
-        case actionMissing = "action-missing"
-        case parameterDuplicated = "parameter-duplicated"
-        case appLinkNotHTTPS = "app-link-not-https"
-        case authorityExtras = "authority-extras"
-        case pathNotInit = "path-not-init"
-        case sourceURLInvalid = "source-url-invalid"
-        case processNotLowercase = "process-not-lowercase"
-        case pidPlus = "pid-plus"
-        case linkInvalidSyntax = "link-invalid-syntax"
-        case linkTooLong = "link-too-long"
+public typealias XignViolation = RuleViolation<XignViolationCode, String>
 
-        public var requirement: String {
-            switch self {
-            case .processUnknown, .pidMissing, .pidEmpty: "XQR-5"
-            case .actionMissing: "XQR-2"
-            case .parameterDuplicated: "XQR-D3"
-            case .appLinkNotHTTPS, .authorityExtras: "XQR-D4"
-            case .pathNotInit: "XQR-D5"
-            case .sourceURLInvalid: "XQR-D6"
-            case .processNotLowercase: "XQR-D2"
-            case .pidPlus: "XQR-D7"
-            case .linkInvalidSyntax: "XQR-D8"
-            case .linkTooLong: "XQR-D13"
-            }
-        }
+/// The codes of ``XignViolation``.
+public enum XignViolationCode: String, RuleCode {
+    case processUnknown = "process-unknown"
+    case pidMissing = "pid-missing"
+    case pidEmpty = "pid-empty"
+    case actionMissing = "action-missing"
+    case parameterDuplicated = "parameter-duplicated"
+    case appLinkNotHTTPS = "app-link-not-https"
+    case authorityExtras = "authority-extras"
+    case pathNotInit = "path-not-init"
+    case sourceURLInvalid = "source-url-invalid"
+    case processNotLowercase = "process-not-lowercase"
+    case pidPlus = "pid-plus"
+    case linkInvalidSyntax = "link-invalid-syntax"
+    case linkTooLong = "link-too-long"
 
-        public var level: RuleLevel {
-            switch self {
-            case .processNotLowercase, .pidPlus, .linkInvalidSyntax: .should
-            case .linkTooLong: .info
-            default: .must
-            }
+    public var requirement: String {
+        switch self {
+        case .processUnknown, .pidMissing, .pidEmpty: "XQR-5"
+        case .actionMissing: "XQR-2"
+        case .parameterDuplicated: "XQR-D3"
+        case .appLinkNotHTTPS, .authorityExtras: "XQR-D4"
+        case .pathNotInit: "XQR-D5"
+        case .sourceURLInvalid: "XQR-D6"
+        case .processNotLowercase: "XQR-D2"
+        case .pidPlus: "XQR-D7"
+        case .linkInvalidSyntax: "XQR-D8"
+        case .linkTooLong: "XQR-D13"
         }
     }
 
-    public let code: Code
-    /// The parameter concerned, for `parameter-duplicated`.
-    public let parameter: String?
-    public let offset: Int?
-    public let message: String
-
-    public init(_ code: Code, parameter: String? = nil, offset: Int? = nil, message: String) {
-        self.code = code
-        self.parameter = parameter
-        self.offset = offset
-        self.message = message
+    public var level: RuleLevel {
+        switch self {
+        case .processNotLowercase, .pidPlus, .linkInvalidSyntax: .should
+        case .linkTooLong: .info
+        default: .must
+        }
     }
-
-    public var requirement: String { code.requirement }
-    public var level: RuleLevel { code.level }
-    /// `parameter:code`, or `code`: the form corpus cases list.
-    public var key: String { parameter.map { "\($0):\(code.rawValue)" } ?? code.rawValue }
-    public var description: String { "\(requirement) \(level.rawValue) \(key): \(message)" }
 }

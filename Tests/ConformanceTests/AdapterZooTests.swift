@@ -76,14 +76,7 @@ struct AdapterZooTests {
         ("wrong-seq", "never asked"),
     ])
     func garbledLinesArePinnedOnTheRightCase(mode: String, words: String) async throws {
-        let a = adapter(mode)
-        _ = try await a.start()
-        let answers = await runAll(a, Self.ids)
-        expectOnlyTheCulpritBlamed(answers) {
-            if case .protocolError(let m) = $0 { return m.contains(words) }
-            return false
-        }
-        await a.stop()
+        _ = try await expectProtocolErrorOnTheCulprit(mode: mode, words: words)
     }
 
     @Test(arguments: [
@@ -92,6 +85,13 @@ struct AdapterZooTests {
         ("bad-skipped", "'skipped' must be a string"),
     ])
     func malformedAnswersAreProtocolErrorsWithoutARestart(mode: String, words: String) async throws {
+        let notes = try await expectProtocolErrorOnTheCulprit(mode: mode, words: words)
+        #expect(!notes.contains { $0.contains("restarted") })
+    }
+
+    /// Runs the zoo's cases against `mode` and expects a protocol error naming `words` on the
+    /// culprit case only; returns the adapter's notes.
+    private func expectProtocolErrorOnTheCulprit(mode: String, words: String) async throws -> [String] {
         let a = adapter(mode)
         _ = try await a.start()
         let answers = await runAll(a, Self.ids)
@@ -99,8 +99,9 @@ struct AdapterZooTests {
             if case .protocolError(let m) = $0 { return m.contains(words) }
             return false
         }
-        #expect(!a.notes.contains { $0.contains("restarted") })
+        let notes = a.notes
         await a.stop()
+        return notes
     }
 
     @Test func duplicateAnswerBecomesAnAmendment() async throws {

@@ -1,0 +1,41 @@
+/// What a protocol module's violation codes provide: a stable code (the raw value, which JSON
+/// output, corpus cases and reports use), the requirement it breaks and that requirement's level.
+public protocol RuleCode: RawRepresentable<String>, Hashable, Sendable, CaseIterable {
+    /// The requirement id this code breaks, as in the suite's `requirements.json`.
+    var requirement: String { get }
+    /// The level of that requirement.
+    var level: RuleLevel { get }
+}
+
+/// One way an input breaks a rule: a code tied to a requirement, the parameter concerned when
+/// there is one, the byte offset where it shows and a message for people. Each protocol module
+/// names its own specialisation (``XCallbackViolation``, `ULCViolation`, `XignViolation`).
+public struct RuleViolation<C: RuleCode, P: Hashable & Sendable & CustomStringConvertible>: Sendable, Hashable, CustomStringConvertible {
+    public typealias Code = C
+    public typealias Parameter = P
+
+    public let code: Code
+    /// The parameter concerned, for parameter codes.
+    public let parameter: Parameter?
+    /// Byte offset in the input where the problem shows, when there is one place.
+    public let offset: Int?
+    /// What was found, for people.
+    public let message: String
+
+    public init(_ code: Code, parameter: Parameter? = nil, offset: Int? = nil, message: String) {
+        self.code = code
+        self.parameter = parameter
+        self.offset = offset
+        self.message = message
+    }
+
+    public var requirement: String { code.requirement }
+    public var level: RuleLevel { code.level }
+
+    /// `parameter:code`, or `code` for input-level violations: the form corpus cases list.
+    public var key: String {
+        parameter.map { "\($0):\(code.rawValue)" } ?? code.rawValue
+    }
+
+    public var description: String { "\(requirement) \(level.rawValue) \(key): \(message)" }
+}
