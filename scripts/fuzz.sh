@@ -78,7 +78,7 @@ done
 # fork mode), and libFuzzer's final statistics when it printed them (one core).
 stats=$(grep -aE "^#[0-9]+.*cov:" "$LOG" | tail -1 || true)
 units=$(echo "$stats" | grep -oE "^#[0-9]+" | tr -d '#' || true)
-elapsed=$(echo "$stats" | grep -oE "time: [0-9]+" | awk '{print $2}' || true)
+elapsed=$(echo "$stats" | grep -oE " time: [0-9]+" | awk '{print $2}' || true)
 execs=$(grep -aE "stat::average_exec_per_sec" "$LOG" | tail -1 | awk '{print $2}' || true)
 if [ -z "$execs" ] && [ -n "$units" ] && [ -n "$elapsed" ] && [ "$elapsed" -gt 0 ]; then execs=$((units / elapsed)); fi
 cov=$(echo "$stats" | grep -oE "cov: [0-9]+" | awk '{print $2}' || true)

@@ -56,12 +56,11 @@ extension XCallback {
             problems.append(XCallbackViolation(.schemeInvalid,
                 message: "'\(CallbackInspection.shortened(request.scheme))' is not a URL scheme: it must start with a letter and use only letters, digits, '+', '-', '.'"))
         }
-        let segments = request.action.split(separator: "/", omittingEmptySubsequences: false)
         if request.action.isEmpty {
             problems.append(XCallbackViolation(.actionEmpty, message: "the action is empty"))
-        } else if segments.count > 1, !segments[1].isEmpty, XCallbackParser.isVersion(ArraySlice(segments[0].utf8)) {
+        } else if let version = XCallbackParser.versionSegment(ArraySlice(request.action.utf8)) {
             problems.append(XCallbackViolation(.actionVersionSegment,
-                message: "the action starts with the version '\(segments[0])'; revision R1 removed versions from the path"))
+                message: "the action starts with the version '\(String(decoding: version, as: UTF8.self))'; revision R1 removed versions from the path"))
         }
         for item in request.parameters where item.name.hasPrefix("x-") {
             problems.append(XCallbackViolation(.parameterReservedPrefix, parameter: item.name,

@@ -109,13 +109,22 @@ struct XCallbackParser {
                 message: "the URL names no action: the path after x-callback-url is empty"))
             return
         }
-        // A first segment that is a version (1, 1.0, v2, v2.1) with an action after it.
-        var end = start
-        while end < path.upperBound, bytes[end] != UInt8(ascii: "/") { end += 1 }
-        if end + 1 < path.upperBound, Self.isVersion(bytes[start..<end]) {
+        // The action decoded once, as the module reports it and as readers of a decoded path
+        // (URL.path, CallbackURLKit) see it: `1%2Fopen` is version 1 then open, like `1/open`.
+        let raw = bytes[start..<path.upperBound]
+        let action = raw.contains(UInt8(ascii: "%")) ? ArraySlice(PercentCodec.decode(raw)) : raw
+        if let version = Self.versionSegment(action) {
             violations.append(XCallbackViolation(.actionVersionSegment, offset: start,
-                message: "the path starts with the version '\(url.text(in: start..<end))'; revision R1 removed the version from the path (register a scheme per version instead)"))
+                message: "the action starts with the version '\(String(decoding: version, as: UTF8.self))'; revision R1 removed the version from the path (register a scheme per version instead)"))
         }
+    }
+
+    /// The first segment of an action (decoded once) when it is a version (1, 1.0, v2, v2.1)
+    /// with more of the action after its `/`. Parse and build both decide with this.
+    static func versionSegment(_ action: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let slash = action.firstIndex(of: UInt8(ascii: "/")), slash + 1 < action.endIndex,
+              isVersion(action[..<slash]) else { return nil }
+        return action[..<slash]
     }
 
     /// `1`, `1.0`, `v2`, `V2.1`: digits separated by single dots, after an optional `v`.

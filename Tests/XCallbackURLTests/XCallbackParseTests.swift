@@ -49,6 +49,20 @@ struct XCallbackParseTests {
         #expect(link.action == action)
     }
 
+    /// The version check reads the action decoded once, in parse and build alike: the xcallback
+    /// fuzz target found `444%2F44...` read as clean but refused when built again from its action.
+    @Test(arguments: [("1%2Fopen", true), ("1%2E0/open", true), ("1//open", true), ("v2%2F", false), ("2fa%2Fsetup", false)])
+    func parseAndBuildAgreeOnVersionSegments(rawAction: String, flagged: Bool) throws {
+        let link = XCallback.parse("myapp://x-callback-url/" + rawAction)
+        #expect(link.violationKeys.contains("action-version-segment") == flagged)
+        let action = try #require(link.action)
+        var refused = false
+        do { _ = try XCallback.build(XCallbackRequest(scheme: "myapp", action: action)) } catch {
+            refused = error.violations.map(\.key).contains("action-version-segment")
+        }
+        #expect(refused == flagged)
+    }
+
     @Test func theActionIsThePathDecodedOnceWithItsSlashes() {
         #expect(XCallback.parse("myapp://x-callback-url/note/open%20now").action == "note/open now")
         #expect(XCallback.parse("myapp://x-callback-url/a%252F").action == "a%2F")
