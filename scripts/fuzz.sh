@@ -68,7 +68,15 @@ for artifact in "$WORK"/artifacts/crash-* "$WORK"/artifacts/leak-* "$WORK"/artif
         [ -f "$minimised" ] || cp "$artifact" "$minimised"
     fi
     report=$WORK/minimised/$name.report
-    "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1 || true
+    if "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1; then
+        # libFuzzer's minimiser can end on an input that no longer fails: keep the artifact.
+        cp "$artifact" "$minimised"
+        if "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1; then
+            echo "warning: $name does not fail when replayed alone (it may depend on earlier inputs); kept as $minimised, not recorded" >&2
+            rm -f "$artifact"
+            continue
+        fi
+    fi
     "$LINKCONFORM" findings record --target "$TARGET" --log "$report" --input "$minimised" || true
     rm -f "$artifact"
     found=$((found + 1))
