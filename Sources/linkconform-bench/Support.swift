@@ -88,7 +88,7 @@ func rate(_ n: Int, _ seconds: Double) -> String {
 
 /// Prints a side-by-side parsing comparison: rates, best-round ratio and median ratio.
 func printComparison(_ title: String, ours: String, theirs: String, count: Int,
-                     _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "target >= 5x") {
+                     _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "") {
     print(title)
     print("  \(ours.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.a))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
     print("  \(theirs.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.b))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
