@@ -56,6 +56,8 @@ wait $FUZZER
 set -e
 
 # Findings: minimise each new artifact, replay it for its report, record it.
+# fails INPUT REPORT: replays INPUT once, writes its report, and succeeds when it failed.
+fails() { ! "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$1" >"$2" 2>&1; }
 found=0
 for artifact in "$WORK"/artifacts/crash-* "$WORK"/artifacts/leak-* "$WORK"/artifacts/timeout-* "$WORK"/artifacts/oom-*; do
     [ -f "$artifact" ] || continue
@@ -68,10 +70,10 @@ for artifact in "$WORK"/artifacts/crash-* "$WORK"/artifacts/leak-* "$WORK"/artif
         [ -f "$minimised" ] || cp "$artifact" "$minimised"
     fi
     report=$WORK/minimised/$name.report
-    if "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1; then
+    if ! fails "$minimised" "$report"; then
         # libFuzzer's minimiser can end on an input that no longer fails: keep the artifact.
         cp "$artifact" "$minimised"
-        if "$BIN" -timeout=10 -rss_limit_mb=2048 -runs=1 "$minimised" >"$report" 2>&1; then
+        if ! fails "$minimised" "$report"; then
             echo "warning: $name does not fail when replayed alone (it may depend on earlier inputs); kept as $minimised, not recorded" >&2
             rm -f "$artifact"
             continue
