@@ -124,7 +124,7 @@ struct RunCommand: AsyncParsableCommand {
                     let id = try store.register(distinct(ImplementationInfo(name: implementation.displayName, version: "", language: "", homepage: "")), run: runID)
                     try runner.recordNotRun(reason: "\(implementation.displayName) did not start: \(error.message)",
                                             expectedFailures: plan.expectedFailures, sink: sinkInto(id))
-                    try store.setImplementationStatus(run: runID, implementation: id, status: "failed-to-start",
+                    try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
                                                       notes: [error.message], expectedFailures: plan.expectedFailures?.path)
                 case .success(let announced):
                     let info = distinct(announced)
@@ -133,8 +133,7 @@ struct RunCommand: AsyncParsableCommand {
                     try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: progress.update,
                                          shouldStop: { stop.isSet }, sink: sinkInto(id))
                     await implementation.stop()
-                    let givenUp = (implementation as? AdapterImplementation)?.givenUp
-                    try store.setImplementationStatus(run: runID, implementation: id, status: givenUp == nil ? "ok" : "gave-up",
+                    try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
                                                       notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
                     if stop.isSet { status = .interrupted; break }
                 }

@@ -16,7 +16,7 @@ public enum JSONReport {
         root["implementations"] = .array(data.implementations.map { impl in
             ["id": .int(Int(impl.id)), "name": .string(impl.info.name), "version": .string(impl.info.version),
              "language": .string(impl.info.language), "homepage": .string(impl.info.homepage),
-             "status": .string(impl.status), "notes": .array(impl.notes.map(JSONValue.string)),
+             "status": .string(impl.status.rawValue), "notes": .array(impl.notes.map(JSONValue.string)),
              "expectedFailures": .string(impl.expectedFailures)]
         })
         root["summary"] = .array(data.summary.map { row in

@@ -33,7 +33,7 @@ public enum MarkdownReport {
             let info = impl.info
             var line = "- **\(cell(info.name))** \(info.version) (\(info.language.isEmpty ? "?" : info.language))"
             if !info.homepage.isEmpty { line += ", \(info.homepage)" }
-            if impl.status != "ok" { line += ": **\(impl.status)**" }
+            if impl.status != .ok { line += ": **\(impl.status.rawValue)**" }
             out.append(line)
             if let file = impl.expectedFailures {
                 let expected = data.results.filter { $0.implementationID == impl.id && $0.result.outcome == .expectedFail }.count

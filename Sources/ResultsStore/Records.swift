@@ -47,7 +47,7 @@ public struct StoredImplementation: Sendable, Hashable {
     public let id: Int64
     public let info: ImplementationInfo
     /// `ok`, `failed-to-start` or `gave-up`.
-    public var status: String = "ok"
+    public var status: ImplementationStatus = .ok
     /// Restarts and why, and other events of the run.
     public var notes: [String] = []
     /// The expected-failures file the run used, if any.

@@ -204,13 +204,13 @@ public final class ResultsStore: Sendable {
 
     /// Records how an implementation fared in a run: `ok`, `failed-to-start`, `gave-up`; notes
     /// (restarts and why); the expected-failures file used.
-    public func setImplementationStatus(run: Int64, implementation: Int64, status: String, notes: [String],
+    public func setImplementationStatus(run: Int64, implementation: Int64, status: ImplementationStatus, notes: [String],
                                         expectedFailures: String?) throws {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE runImplementation SET status = ?, notes = ?, expectedFailures = ?
                 WHERE runId = ? AND implementationId = ?
-                """, arguments: [status, JSONValue.array(notes.map(JSONValue.string)).serialized(), expectedFailures,
+                """, arguments: [status.rawValue, JSONValue.array(notes.map(JSONValue.string)).serialized(), expectedFailures,
                                  run, implementation])
         }
     }
@@ -274,7 +274,7 @@ public final class ResultsStore: Sendable {
                 let notes = (try? JSONParser.parse(row["notes"] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
                 return StoredImplementation(id: row["id"], info: ImplementationInfo(name: row["name"], version: row["version"],
                                                                                     language: row["language"], homepage: row["homepage"]),
-                                            status: row["status"], notes: notes, expectedFailures: row["expectedFailures"])
+                                            status: ImplementationStatus(rawValue: row["status"]) ?? .ok, notes: notes, expectedFailures: row["expectedFailures"])
             }
         }
     }

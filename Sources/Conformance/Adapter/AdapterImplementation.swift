@@ -80,6 +80,8 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// Why the adapter was given up, when it was (the cases after that are `notRun`).
     public var givenUp: String? { lock.withLock { gaveUp } }
 
+    public var status: ImplementationStatus { givenUp == nil ? .ok : .gaveUp }
+
     private var isStopped: Bool { lock.withLock { stopped } }
 
     /// The operations the adapter declared at its first start. They have their own lock: every

@@ -56,6 +56,16 @@ public struct ImplementationError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// How an implementation ended its part of a run (what reports show beside its name).
+public enum ImplementationStatus: String, Sendable, Hashable, CaseIterable {
+    /// It ran every case it was given.
+    case ok
+    /// It never answered the handshake (or its prepare step failed): its cases are `notRun`.
+    case failedToStart = "failed-to-start"
+    /// It was given up after too many restarts: the cases after that are `notRun`.
+    case gaveUp = "gave-up"
+}
+
 /// Anything the runner can run cases against: an in-process Swift implementation or an adapter
 /// process speaking the adapter protocol (``AdapterImplementation``).
 public protocol Implementation: Sendable {
@@ -74,6 +84,8 @@ public protocol Implementation: Sendable {
     var parallelism: Int { get }
     /// What happened to the implementation as a whole (restarts, giving up), for the reports.
     var notes: [String] { get }
+    /// How it ended (asked after the run): `ok`, or `gaveUp` for an adapter that kept dying.
+    var status: ImplementationStatus { get }
     /// Later verdicts on cases already answered (an adapter that answered a case twice).
     func takeAmendments() -> [Amendment]
     func stop() async
@@ -82,6 +94,7 @@ public protocol Implementation: Sendable {
 extension Implementation {
     public func takeAmendments() -> [Amendment] { [] }
     public var parallelism: Int { 1 }
+    public var status: ImplementationStatus { .ok }
 }
 
 /// A later verdict on a case already answered.
