@@ -38,13 +38,16 @@ let package = Package(
         .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
+        // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
+        // give-up), and the server side behind `linkconform adapter`.
+        .target(name: "AdapterHarness", dependencies: ["Conformance", "LinkJSON", "LinkURL"]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .target(name: "LinkConformCLI", dependencies: [
-            "Conformance", "ResultsStore", "Reports", "LinkJSON", "LinkURL", "ULC",
+            "Conformance", "AdapterHarness", "ResultsStore", "Reports", "LinkJSON", "LinkURL", "ULC",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -58,7 +61,7 @@ let package = Package(
         .executableTarget(name: "fuzz-xcallback", dependencies: ["FuzzSupport", "FuzzXCallback"]),
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"]),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"]),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "LinkJSON", "SeededRandom", "ResultsStore"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "AdapterHarness", "LinkJSON", "SeededRandom", "ResultsStore"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
@@ -66,7 +69,8 @@ let package = Package(
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"], exclude: ["Fixtures"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
+        .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform", "foundation-adapter"],

@@ -1,3 +1,4 @@
+import AdapterHarness
 import ArgumentParser
 import Conformance
 import Foundation

@@ -1,3 +1,4 @@
+import AdapterHarness
 import Conformance
 import Foundation
 import ResultsStore

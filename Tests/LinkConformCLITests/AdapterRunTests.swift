@@ -7,7 +7,7 @@ import Testing
 /// wire is checked against the JSON Schemas.
 struct AdapterRunTests {
     static let fixtures = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures").path
-    static let zoo = CLI.repository.appendingPathComponent("Tests/ConformanceTests/Fixtures/zoo.py").path
+    static let zoo = CLI.repository.appendingPathComponent("Tests/AdapterHarnessTests/Fixtures/zoo.py").path
     static let schemas = CLI.repository.appendingPathComponent("docs/schemas/adapter-v1").path
     var corpus: String { CLI.repository.appendingPathComponent("Corpus").path }
 

@@ -37,7 +37,7 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible, Comparab
 }
 
 /// Turns a JSON Pointer (`/cases/3/input/link`) into the readable form `cases[3].input.link`.
-func readableField(_ pointer: String) -> String {
+public func readableField(_ pointer: String) -> String {
     guard !pointer.isEmpty else { return "" }
     var out = ""
     for raw in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {

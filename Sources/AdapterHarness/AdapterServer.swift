@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 import LinkJSON
 import LinkURL

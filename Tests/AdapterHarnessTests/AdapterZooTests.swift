@@ -1,7 +1,8 @@
 import Foundation
 import LinkJSON
 import Testing
-@testable import Conformance
+import Conformance
+@testable import AdapterHarness
 
 /// The harness against adapters that misbehave on purpose (Fixtures/zoo.py): every behaviour is
 /// a recorded outcome on the right case, and nothing hangs.

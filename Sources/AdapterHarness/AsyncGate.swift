@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 
 /// A lock for async code with two modes: many shared holders at once, or one exclusive holder.

@@ -1,6 +1,7 @@
 import LinkJSON
 import Testing
-@testable import Conformance
+import Conformance
+@testable import AdapterHarness
 
 /// The harness writes `run` requests straight into bytes; they must be the same text as the
 /// request built as a JSON value and serialized, whatever the strings hold.
@@ -24,17 +25,4 @@ struct AdapterProtocolTests {
         }
     }
 
-    @Test func casesCarryTheirInputAsText() {
-        let corpus = Corpus.load(from: TemporaryCorpus.repositoryCorpus)
-        for c in corpus.suites.flatMap(\.cases) {
-            #expect(c.encodedInput == Array(c.input.serialized().utf8), "\(c.id)")
-        }
-        // Renamed copies (a repeated corpus) carry their original's.
-        let originals = Dictionary(uniqueKeysWithValues: corpus.suites.flatMap(\.cases).map { ($0.id, $0.encodedInput) })
-        let copies = corpus.repeated(to: corpus.caseCount * 2).suites.flatMap(\.cases).filter { $0.id.hasSuffix("#2") }
-        #expect(copies.count == corpus.caseCount)
-        for copy in copies {
-            #expect(copy.encodedInput == originals[String(copy.id.dropLast(2))])
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import Conformance
 /// How to launch and treat one adapter.
 public struct AdapterConfiguration: Sendable, Hashable {
     /// A name for reports until the adapter says its own (the manifest's name, or the program).

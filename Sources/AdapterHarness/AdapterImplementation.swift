@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 import LinkJSON
 
@@ -18,71 +19,40 @@ import LinkJSON
 public final class AdapterImplementation: Implementation, @unchecked Sendable {
     public let configuration: AdapterConfiguration
 
-    private enum Attempt {
-        case answer(Answer)
-        /// The outcome could not be pinned on this request: send it again, alone.
-        case retryAlone(String)
-        /// There was no process to send the request to.
-        case retry
-    }
-
-    private struct Pending {
-        let continuation: CheckedContinuation<Attempt, Never>
-        let caseID: String
-        let deadline: ContinuousClock.Instant
-        let generation: Int
-    }
-
-    private struct StartWaiter {
-        let continuation: CheckedContinuation<Result<(ImplementationInfo, Set<String>), ImplementationError>, Never>
-        let generation: Int
-        let deadline: ContinuousClock.Instant
-    }
-
+    /// One lock over both parts of the state: a request is registered against the process it
+    /// is written to in one step, so an exit can never miss it.
     private let lock = NSLock()
+    private var supervision: ProcessSupervision
+    private var requests = OutstandingRequests<CheckedContinuation<AdapterAttempt, Never>>()
+    /// Requests that must run alone (after an event that could not be pinned) wait here.
     private let gate = AsyncGate()
-    private var process: AdapterProcess?
-    private var generation = 0
-    private var launches = 0
-    private var starting = false
-    private var startWaiters: [CheckedContinuation<Void, Never>] = []
-    private var startWaiter: StartWaiter?
-    private var identity: ImplementationInfo?
-    private var pending: [Int: Pending] = [:]
-    private var answered: [Int: String] = [:]
-    private var nextSeq = 1
-    private var gaveUp: String?
-    private var notesList: [String] = []
-    private var amendments: [Amendment] = []
-    private var stopped = false
+
+    /// The timeout as messages say it (`5 s` is written `5`).
+    private let timeoutText: String
 
     public init(_ configuration: AdapterConfiguration) {
         self.configuration = configuration
+        timeoutText = configuration.timeout.seconds.formattedCompactly
+        supervision = ProcessSupervision(maxRestarts: configuration.maxRestarts)
         signal(SIGPIPE, SIG_IGN)   // a dead adapter must not take the harness with it
-        let watchdog = Thread { [weak self] in
-            while let self, !self.isStopped {
-                self.checkDeadlines()
-                usleep(10_000)
-            }
+        AdapterWatchdog.start { [weak self] in
+            guard let self else { return false }
+            return self.checkDeadlines()
         }
-        watchdog.name = "adapter watchdog"
-        watchdog.start()
     }
 
     deinit {
-        process?.kill()
+        supervision.process?.kill()
     }
 
-    public var displayName: String { lock.withLock { identity?.name ?? configuration.name } }
+    public var displayName: String { lock.withLock { supervision.identity?.name ?? configuration.name } }
     public var window: Int { configuration.window }
-    public var notes: [String] { lock.withLock { notesList } }
+    public var notes: [String] { lock.withLock { supervision.notes } }
 
     /// Why the adapter was given up, when it was (the cases after that are `notRun`).
-    public var givenUp: String? { lock.withLock { gaveUp } }
+    public var givenUp: String? { lock.withLock { supervision.gaveUp } }
 
     public var status: ImplementationStatus { givenUp == nil ? .ok : .gaveUp }
-
-    private var isStopped: Bool { lock.withLock { stopped } }
 
     /// The operations the adapter declared at its first start. They have their own lock: every
     /// case asks, and the main lock is busy with answers.
@@ -93,34 +63,21 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     /// Cases re-judged after their first answer (answered twice).
     public func takeAmendments() -> [Amendment] {
-        lock.withLock {
-            defer { amendments.removeAll() }
-            return amendments
-        }
+        lock.withLock { requests.takeAmendments() }
     }
 
     // MARK: lifecycle
 
     public func start() async throws(ImplementationError) -> ImplementationInfo {
-        lock.withLock { launches = 1; starting = true }
+        lock.withLock { supervision.beginFirstLaunch() }
         let result = await launch()
-        let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
-            starting = false
-            if case .failure(let error) = result { gaveUp = "the adapter did not start: \(error.message)" }
-            defer { startWaiters.removeAll() }
-            return startWaiters
-        }
+        let waiters = lock.withLock { supervision.endLaunch(result, first: true) }
         for w in waiters { w.resume() }
         return try result.get()
     }
 
     public func stop() async {
-        let current: AdapterProcess? = lock.withLock {
-            stopped = true
-            defer { process = nil }
-            return process
-        }
-        guard let current else { return }
+        guard let current = lock.withLock({ supervision.stop() }) else { return }
         _ = current.send(Array(AdapterProtocol.stopRequest().serialized().utf8) + [0x0A])
         // Waiting for the process to leave polls and sleeps: on a dispatch queue, not on the
         // threads Swift concurrency runs everything else on.
@@ -134,7 +91,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     /// Launches a process and shakes hands; on success it becomes the current process.
     private func launch() async -> Result<ImplementationInfo, ImplementationError> {
-        let g: Int = lock.withLock { generation += 1; return generation }
+        let g = lock.withLock { supervision.nextGeneration() }
         let child: AdapterProcess
         do {
             child = try AdapterProcess(configuration: configuration, generation: g,
@@ -143,24 +100,21 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         } catch {
             return .failure(ImplementationError("cannot launch \(configuration.arguments.joined(separator: " ")): \(error.localizedDescription)"))
         }
-        lock.withLock { process = child }
+        lock.withLock { supervision.adopt(child) }
         let deadline = ContinuousClock.now + configuration.startTimeout
         let answer = await withCheckedContinuation { c in
-            lock.withLock { startWaiter = StartWaiter(continuation: c, generation: g, deadline: deadline) }
+            lock.withLock { supervision.startWaiter = .init(continuation: c, generation: g, deadline: deadline) }
             _ = child.send(Array(AdapterProtocol.startRequest().serialized().utf8) + [0x0A])
         }
         switch answer {
         case .success(let (info, ops)):
             lock.withLock {
-                if identity == nil {
-                    identity = info
-                    operationsLock.withLock { declaredOperations = ops }
-                }
+                if supervision.identify(info) { operationsLock.withLock { declaredOperations = ops } }
             }
             return .success(info)
         case .failure(let error):
             child.kill()
-            lock.withLock { if generation == g { process = nil } }
+            lock.withLock { supervision.forget(generation: g) }
             let tail = child.stderrTail.text
             return .failure(ImplementationError(error.message + (tail.isEmpty ? "" : "; stderr: " + Self.clip(tail))))
         }
@@ -170,41 +124,17 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// the case cannot be run.
     private func ensureRunning() async -> String? {
         while true {
-            enum Step { case ready, wait, launch, fail(String) }
-            let step: Step = lock.withLock {
-                if let gaveUp { return .fail(gaveUp) }
-                if stopped { return .fail("the run was stopped") }
-                if process != nil { return .ready }
-                if starting { return .wait }
-                if launches > configuration.maxRestarts {
-                    gaveUp = "given up after \(configuration.maxRestarts) restart\(configuration.maxRestarts == 1 ? "" : "s")"
-                        + (notesList.last.map { "; last: \($0)" } ?? "")
-                    return .fail(gaveUp!)
-                }
-                launches += 1
-                starting = true
-                return .launch
-            }
-            switch step {
+            switch lock.withLock({ supervision.nextStep() }) {
             case .ready: return nil
             case .fail(let why): return why
             case .wait:
                 await withCheckedContinuation { c in
-                    lock.lock()
-                    if starting { startWaiters.append(c); lock.unlock() } else { lock.unlock(); c.resume() }
+                    let waiting = lock.withLock { supervision.waitForLaunch(c) }
+                    if !waiting { c.resume() }
                 }
             case .launch:
                 let result = await launch()
-                let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
-                    starting = false
-                    if case .failure(let error) = result {
-                        gaveUp = "restart failed: \(error.message)"
-                    } else {
-                        notesList.append("restarted (restart \(launches - 1))")
-                    }
-                    defer { startWaiters.removeAll() }
-                    return startWaiters
-                }
+                let waiters = lock.withLock { supervision.endLaunch(result, first: false) }
                 for w in waiters { w.resume() }
             }
         }
@@ -229,7 +159,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
     }
 
-    private func send(_ request: Request) async -> Attempt {
+    private func send(_ request: Request) async -> AdapterAttempt {
         while true {
             let attempt = await sendToRunningProcess(request)
             guard case .retry = attempt else { return attempt }
@@ -241,18 +171,16 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     /// Sends the request to the current process, taking the lock once; `.retry` when there is
     /// no process to send it to.
-    private func sendToRunningProcess(_ request: Request) async -> Attempt {
-        await withCheckedContinuation { (c: CheckedContinuation<Attempt, Never>) in
+    private func sendToRunningProcess(_ request: Request) async -> AdapterAttempt {
+        await withCheckedContinuation { (c: CheckedContinuation<AdapterAttempt, Never>) in
             lock.lock()
-            guard let child = process, gaveUp == nil, !stopped else {
+            guard let child = supervision.process, supervision.gaveUp == nil, !supervision.stopped else {
                 lock.unlock()
                 c.resume(returning: .retry)
                 return
             }
-            let seq = nextSeq
-            nextSeq += 1
-            pending[seq] = Pending(continuation: c, caseID: request.caseID,
-                                   deadline: ContinuousClock.now + configuration.timeout, generation: generation)
+            let seq = requests.add(caseID: request.caseID, waiter: c, deadline: ContinuousClock.now + configuration.timeout,
+                                   generation: supervision.generation)
             lock.unlock()
             var line: [UInt8] = []
             line.reserveCapacity(96 + request.caseID.utf8.count + (request.encodedInput?.count ?? 256))
@@ -270,7 +198,8 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     // MARK: events (reader thread, watchdog)
 
-    private typealias Wake = [(CheckedContinuation<Attempt, Never>, Attempt)]
+    private typealias Wake = OutstandingRequests<CheckedContinuation<AdapterAttempt, Never>>.Wake
+    private typealias StartWake = (ProcessSupervision.StartWaiter, ProcessSupervision.StartResult)
 
     /// What one line from the adapter says, read without the lock.
     private enum Reading {
@@ -291,7 +220,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             }
         }
         var wake: Wake = []
-        var startWake: (StartWaiter, Result<(ImplementationInfo, Set<String>), ImplementationError>)?
+        var startWake: StartWake?
         lock.lock()
         for reading in readings {
             handle(reading, g, &wake, &startWake)
@@ -302,11 +231,10 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     }
 
     /// One line's effect, under the lock.
-    private func handle(_ reading: Reading, _ g: Int, _ wake: inout Wake,
-                        _ startWake: inout (StartWaiter, Result<(ImplementationInfo, Set<String>), ImplementationError>)?) {
-        guard g == generation, process != nil, !stopped else { return }
-        if let waiter = startWaiter, waiter.generation == g {
-            startWaiter = nil
+    private func handle(_ reading: Reading, _ g: Int, _ wake: inout Wake, _ startWake: inout StartWake?) {
+        guard supervision.isCurrent(g) else { return }
+        if let waiter = supervision.startWaiter, waiter.generation == g {
+            supervision.startWaiter = nil
             switch reading {
             case .tooLong(let n):
                 startWake = (waiter, .failure(ImplementationError("the answer to start is a line of \(n) bytes, over the limit")))
@@ -332,46 +260,34 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
                                                 : "an answer without the integer seq it answers"
             return unattributable(what + ": " + Self.clip(value.serialized()), &wake)
         }
-        if let p = pending.removeValue(forKey: seq) {
-            remember(seq, p.caseID)
-            switch answer {
-            case .success(let a): wake.append((p.continuation, .answer(a)))
-            case .failure(let violation): wake.append((p.continuation, .answer(.protocolError(message: violation.message))))
-            }
-        } else if let caseID = answered[seq] {
-            amendments.append(Amendment(caseID: caseID, answer: .protocolError(message: "answered twice (seq \(seq)); the second answer: \(Self.clip(value.serialized()))")))
-        } else {
-            unattributable("an answer for seq \(seq), which was never asked", &wake)
+        let attempt: AdapterAttempt
+        switch answer {
+        case .success(let a): attempt = .answer(a)
+        case .failure(let violation): attempt = .answer(.protocolError(message: violation.message))
         }
-    }
-
-    private func remember(_ seq: Int, _ caseID: String) {
-        answered[seq] = caseID
-        answered.removeValue(forKey: seq - 20_000)   // duplicates are noticed for recent answers
+        switch requests.settle(seq: seq, with: attempt, duplicateNote: Self.clip(value.serialized())) {
+        case .wake(let c, let a): wake.append((c, a))
+        case .amended: break
+        case .unknown: unattributable("an answer for seq \(seq), which was never asked", &wake)
+        }
     }
 
     /// Something went wrong that no seq pins down. With one request outstanding it is that
     /// request's fault; with several, each is sent again alone. The process is replaced.
     private func unattributable(_ message: String, _ wake: inout Wake) {
-        let mine = pending.filter { $0.value.generation == generation }
-        guard !mine.isEmpty else {
-            notesList.append("ignored, no case outstanding: \(message)")
+        let g = supervision.generation
+        guard requests.hasOutstanding(generation: g) else {
+            supervision.note("ignored, no case outstanding: \(message)")
             return
         }
-        let tail = process?.stderrTail.text ?? ""
-        replaceProcess(because: message)
-        for (seq, p) in mine {
-            pending.removeValue(forKey: seq)
-            remember(seq, p.caseID)
-            wake.append((p.continuation, mine.count == 1
-                ? .answer(.protocolError(message: message + Self.stderrNote(tail)))
-                : .retryAlone(message)))
-        }
+        let tail = supervision.process?.stderrTail.text ?? ""
+        supervision.replace(because: message)
+        wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: message + Self.stderrNote(tail)) }, shared: message)
     }
 
     private func handleExit(_ g: Int, _ how: String) {
         var wake: Wake = []
-        var startWake: StartWaiter?
+        var startWake: ProcessSupervision.StartWaiter?
         lock.lock()
         defer {
             lock.unlock()
@@ -380,67 +296,54 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
                 w.continuation.resume(returning: .failure(ImplementationError("the adapter exited during start (\(how))")))
             }
         }
-        guard g == generation, !stopped else { return }
-        let tail = process?.stderrTail.text ?? ""
-        process = nil
-        if let waiter = startWaiter, waiter.generation == g {
-            startWaiter = nil
+        guard g == supervision.generation, !supervision.stopped else { return }
+        let tail = supervision.process?.stderrTail.text ?? ""
+        supervision.exited()
+        if let waiter = supervision.startWaiter, waiter.generation == g {
+            supervision.startWaiter = nil
             startWake = waiter
             return
         }
-        let mine = pending.filter { $0.value.generation == g }
-        guard !mine.isEmpty else {
-            notesList.append("the adapter exited (\(how)) between cases")
+        guard requests.hasOutstanding(generation: g) else {
+            supervision.note("the adapter exited (\(how)) between cases")
             return
         }
-        notesList.append("the adapter died (\(how))")
-        for (seq, p) in mine {
-            pending.removeValue(forKey: seq)
-            remember(seq, p.caseID)
-            wake.append((p.continuation, mine.count == 1
-                ? .answer(.crashed(message: "the adapter died (\(how)) while running this case" + Self.stderrNote(tail)))
-                : .retryAlone("the adapter died (\(how)) with \(mine.count) cases outstanding")))
-        }
+        supervision.note("the adapter died (\(how))")
+        let outstanding = requests.pending.values.count { $0.generation == g }
+        wake = requests.endAll(generation: g,
+                               alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + Self.stderrNote(tail)) },
+                               shared: "the adapter died (\(how)) with \(outstanding) cases outstanding")
     }
 
-    private func checkDeadlines() {
+    /// The watchdog's tick: a handshake or requests past their deadline. False once stopped.
+    private func checkDeadlines() -> Bool {
         var wake: Wake = []
-        var startWake: StartWaiter?
+        var startWake: ProcessSupervision.StartWaiter?
         let now = ContinuousClock.now
         lock.lock()
-        if let waiter = startWaiter, now > waiter.deadline {
-            startWaiter = nil
+        if supervision.stopped {
+            lock.unlock()
+            return false
+        }
+        if let waiter = supervision.startWaiter, now > waiter.deadline {
+            supervision.startWaiter = nil
             startWake = waiter
-            process?.kill()
-            process = nil
+            supervision.process?.kill()
+            supervision.exited()
         }
-        let expired = pending.filter { $0.value.deadline < now && $0.value.generation == generation }
-        if !expired.isEmpty {
-            // One request past its deadline is the one that hangs. Several at once (requests
-            // queued behind a hanging one expire together) are each sent again alone.
-            let tail = process?.stderrTail.text ?? ""
-            let seconds = configuration.timeout.seconds.formattedCompactly
-            replaceProcess(because: "no answer within \(seconds) s")
-            for (seq, p) in pending where p.generation == generation {
-                pending.removeValue(forKey: seq)
-                remember(seq, p.caseID)
-                wake.append((p.continuation, expired.count == 1 && expired[seq] != nil
-                    ? .answer(.timedOut(message: "no answer within \(seconds) s" + Self.stderrNote(tail)))
-                    : .retryAlone("no answer within \(seconds) s with \(expired.count) cases outstanding")))
-            }
-        }
+        let seconds = timeoutText
+        let process = supervision.process
+        wake = requests.endExpired(now: now, generation: supervision.generation,
+                                   timedOut: { "no answer within \(seconds) s" + Self.stderrNote(process?.stderrTail.text ?? "") },
+                                   shared: { "no answer within \(seconds) s with \($0) cases outstanding" })
+        // The request that hangs (or the one behind which others waited) takes the process with it.
+        if !wake.isEmpty { supervision.replace(because: "no answer within \(seconds) s") }
         lock.unlock()
         for (c, a) in wake { c.resume(returning: a) }
         if let w = startWake {
             w.continuation.resume(returning: .failure(ImplementationError("no answer to start within \(configuration.startTimeout.seconds.formattedCompactly) s")))
         }
-    }
-
-    /// Kills the current process (under the lock); the next request starts a new one.
-    private func replaceProcess(because reason: String) {
-        notesList.append(reason)
-        process?.kill()
-        process = nil
+        return true
     }
 
     static func clip(_ bytes: [UInt8]) -> String { clip(String(decoding: bytes.prefix(200), as: UTF8.self)) }

@@ -1,3 +1,4 @@
+import Conformance
 import LinkJSON
 
 /// The adapter protocol, version 1: JSON Lines over an adapter's stdin and stdout

@@ -1,3 +1,4 @@
+import Conformance
 /// Splits a command line into arguments the way a POSIX shell would, without running a shell:
 /// blanks separate words; single quotes keep everything; double quotes keep everything but `\"`
 /// and `\\`; a backslash outside quotes escapes the next character. No variables, globs or

@@ -1,0 +1,130 @@
+import Conformance
+
+/// The life of an adapter's processes: which one is current (its generation), how many
+/// launches so far, whether one is starting and who waits for it, what the adapter said it is,
+/// whether it was given up or stopped, and the notes the reports show.
+///
+/// A value guarded by the adapter's lock, like ``OutstandingRequests``: the decisions (launch
+/// again? give up? ignore an event from a replaced process?) are transitions on it, and the
+/// waiting and launching happen outside the lock in ``AdapterImplementation``.
+struct ProcessSupervision {
+    typealias StartResult = Result<(ImplementationInfo, Set<String>), ImplementationError>
+
+    /// Someone waiting for the handshake of one launch.
+    struct StartWaiter {
+        let continuation: CheckedContinuation<StartResult, Never>
+        let generation: Int
+        let deadline: ContinuousClock.Instant
+    }
+
+    /// What a request that finds no process should do next.
+    enum Step {
+        case ready
+        /// Another request is launching a process: wait for it.
+        case wait
+        /// Launch one (this request does it).
+        case launch
+        /// The case cannot run, and why.
+        case fail(String)
+    }
+
+    let maxRestarts: Int
+    private(set) var process: AdapterProcess?
+    private(set) var generation = 0
+    private(set) var launches = 0
+    private(set) var starting = false
+    var startWaiter: StartWaiter?
+    private var launchWaiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var identity: ImplementationInfo?
+    private(set) var gaveUp: String?
+    private(set) var stopped = false
+    private(set) var notes: [String] = []
+
+    init(maxRestarts: Int) {
+        self.maxRestarts = maxRestarts
+    }
+
+    /// Whether an event of process `generation` still matters (not replaced, not stopped).
+    func isCurrent(_ generation: Int) -> Bool {
+        generation == self.generation && process != nil && !stopped
+    }
+
+    /// The first launch, from ``AdapterImplementation/start()``.
+    mutating func beginFirstLaunch() {
+        launches = 1
+        starting = true
+    }
+
+    /// A new generation number for a launch about to happen.
+    mutating func nextGeneration() -> Int {
+        generation += 1
+        return generation
+    }
+
+    mutating func adopt(_ child: AdapterProcess) { process = child }
+
+    /// The handshake of the first process that answered it says who the adapter is.
+    mutating func identify(_ info: ImplementationInfo) -> Bool {
+        guard identity == nil else { return false }
+        identity = info
+        return true
+    }
+
+    /// A failed launch of `generation` forgets its process (unless replaced meanwhile).
+    mutating func forget(generation g: Int) {
+        if generation == g { process = nil }
+    }
+
+    /// A request found no process: what it should do.
+    mutating func nextStep() -> Step {
+        if let gaveUp { return .fail(gaveUp) }
+        if stopped { return .fail("the run was stopped") }
+        if process != nil { return .ready }
+        if starting { return .wait }
+        if launches > maxRestarts {
+            let why = "given up after \(maxRestarts) restart\(maxRestarts == 1 ? "" : "s")" + (notes.last.map { "; last: \($0)" } ?? "")
+            gaveUp = why
+            return .fail(why)
+        }
+        launches += 1
+        starting = true
+        return .launch
+    }
+
+    /// Waits for the launch in progress, unless it already ended (then resumes at once).
+    mutating func waitForLaunch(_ c: CheckedContinuation<Void, Never>) -> Bool {
+        guard starting else { return false }
+        launchWaiters.append(c)
+        return true
+    }
+
+    /// A launch ended: the requests waiting for it are returned, to be resumed.
+    mutating func endLaunch(_ result: Result<ImplementationInfo, ImplementationError>, first: Bool) -> [CheckedContinuation<Void, Never>] {
+        starting = false
+        switch result {
+        case .failure(let error): gaveUp = first ? "the adapter did not start: \(error.message)" : "restart failed: \(error.message)"
+        case .success: if !first { notes.append("restarted (restart \(launches - 1))") }
+        }
+        defer { launchWaiters.removeAll() }
+        return launchWaiters
+    }
+
+    /// Kills the current process; the next request starts a new one.
+    mutating func replace(because reason: String) {
+        notes.append(reason)
+        process?.kill()
+        process = nil
+    }
+
+    /// The current process exited (`how`), already reaped by its reader.
+    mutating func exited() { process = nil }
+
+    mutating func note(_ text: String) { notes.append(text) }
+
+    /// Stops for good and hands over the process to be finished.
+    mutating func stop() -> AdapterProcess? {
+        stopped = true
+        defer { process = nil }
+        return process
+    }
+}
