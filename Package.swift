@@ -32,10 +32,14 @@ let package = Package(
         .target(name: "ULC", dependencies: ["LinkURL", "XCallbackURL"]),
         // The invariants the fuzz targets check, one small module per protocol so that each fuzz
         // binary holds only what it fuzzes; replayed by `swift test` as well.
-        .target(name: "FuzzSupport", dependencies: ["LinkURL"]),
-        .target(name: "FuzzULC", dependencies: ["FuzzSupport", "ULC", "LinkURL"]),
-        .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"]),
-        .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"]),
+        // Each keeps its libFuzzer executables in Targets/ (below).
+        .target(name: "FuzzSupport", dependencies: ["LinkURL"], exclude: ["Targets"]),
+        .target(name: "FuzzULC", dependencies: ["FuzzSupport", "ULC", "LinkURL"], exclude: ["Targets"]),
+        .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"], exclude: ["Targets"]),
+        .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"], exclude: ["Targets"]),
+        // The one table of fuzz targets (name, entry, seed operations, dictionary), read by
+        // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
+        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
@@ -47,7 +51,7 @@ let package = Package(
         ]),
         .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .target(name: "LinkConformCLI", dependencies: [
-            "Conformance", "AdapterHarness", "ResultsStore", "Reports", "LinkJSON", "LinkURL", "ULC",
+            "Conformance", "AdapterHarness", "ResultsStore", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -55,12 +59,13 @@ let package = Package(
         .executableTarget(name: "foundation-adapter", path: "Adapters/foundation/Sources"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer,address and -DFUZZING;
         // a plain build makes replayers of the same entry functions).
-        .executableTarget(name: "fuzz-url", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "fuzz-query-diff", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "fuzz-ulc", dependencies: ["FuzzSupport", "FuzzULC"]),
-        .executableTarget(name: "fuzz-xcallback", dependencies: ["FuzzSupport", "FuzzXCallback"]),
-        .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"]),
-        .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"]),
+        .executableTarget(name: "fuzz-url", dependencies: ["FuzzSupport"], path: "Sources/FuzzSupport/Targets/fuzz-url"),
+        .executableTarget(name: "fuzz-query-diff", dependencies: ["FuzzSupport"], path: "Sources/FuzzSupport/Targets/fuzz-query-diff"),
+        .executableTarget(name: "fuzz-ulc", dependencies: ["FuzzSupport", "FuzzULC"], path: "Sources/FuzzULC/Targets/fuzz-ulc"),
+        .executableTarget(name: "fuzz-xcallback", dependencies: ["FuzzSupport", "FuzzXCallback"],
+                          path: "Sources/FuzzXCallback/Targets/fuzz-xcallback"),
+        .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
+        .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
         .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "AdapterHarness", "LinkJSON", "SeededRandom", "ResultsStore"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
@@ -68,12 +73,12 @@ let package = Package(
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "linkconform", "foundation-adapter"],
+        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "FuzzTargets", "linkconform", "foundation-adapter"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -4,7 +4,9 @@
 # $OUT/<target>_seed_corpus.zip, $OUT/<target>.dict and $OUT/<target>.options.
 set -euo pipefail
 cd "$SRC/linkconform"
-TARGETS="url query-diff ulc xcallback xignqr pid"
+# The list of targets is the one table in Swift (FuzzTargetTable), printed by the CLI.
+swift build -c release --product linkconform --scratch-path "$WORK/tools" >&2
+TARGETS=$("$WORK/tools/release/linkconform" fuzz targets --names)
 for target in $TARGETS; do
     binary=$(scripts/fuzz-build.sh "$target" "$WORK/build" "${SANITIZER:-address}")
     cp "$binary" "$OUT/$target"

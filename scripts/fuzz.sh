@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target, then minimises and records whatever it found.
 #
-#   scripts/fuzz.sh TARGET [SECONDS]      TARGET: url, query-diff, ulc, xcallback, xignqr, pid
+#   scripts/fuzz.sh TARGET [SECONDS]      TARGET: one of `linkconform fuzz targets --names`
 #
 # Builds the target with libFuzzer and AddressSanitizer (a build folder of its own, .build-fuzz),
 # runs it for SECONDS (default 60) on both cores (FUZZ_JOBS=1 for one), with the target's
@@ -13,8 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS="url query-diff ulc xcallback xignqr pid"
-usage() { echo "usage: scripts/fuzz.sh TARGET [SECONDS]   (TARGET: ${TARGETS// /, })" >&2; exit 64; }
+# The targets come from the one table in Swift (FuzzTargetTable), through the release CLI that
+# also records the findings.
+swift build -c release --product linkconform 2>&1 | grep -E "error" >&2 || true
+LINKCONFORM=.build/release/linkconform
+[ -x "$LINKCONFORM" ] || { echo "cannot build linkconform (swift build -c release --product linkconform)" >&2; exit 2; }
+TARGETS=$("$LINKCONFORM" fuzz targets --names | tr '\n' ' ')
+usage() { echo "usage: scripts/fuzz.sh TARGET [SECONDS]   (TARGET: $(echo $TARGETS | sed 's/ /, /g'))" >&2; exit 64; }
 [ $# -ge 1 ] || usage
 TARGET=$1
 RUN_SECONDS=${2:-60}
@@ -28,8 +33,6 @@ mkdir -p "$WORK/corpus" "$WORK/artifacts" "$WORK/minimised" "Corpus/fuzz/regress
 echo "building fuzz-$TARGET with libFuzzer and AddressSanitizer..."
 BIN=$(scripts/fuzz-build.sh "$TARGET" .build-fuzz address 2> "$WORK/build.log") || true
 [ -n "$BIN" ] && [ -x "$BIN" ] || { tail -20 "$WORK/build.log" >&2; echo "the fuzz build failed (log: $WORK/build.log)" >&2; exit 2; }
-swift build -c release --product linkconform 2>&1 | grep -E "error" || true
-LINKCONFORM=.build/release/linkconform
 
 # Without these, crashes are slow (the Swift backtracer), misattributed or lost (SIGILL).
 export SWIFT_BACKTRACE=enable=no

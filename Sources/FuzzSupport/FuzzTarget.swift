@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A fuzz target: a parser run on arbitrary bytes with the invariants it must keep (not just
-/// "does not crash"). The same check runs under libFuzzer (`Sources/fuzz-<name>/`,
-/// `scripts/fuzz.sh`) and in `swift test`, which replays every seed and regression input.
+/// "does not crash"). The same check runs under libFuzzer (the executable `fuzz-<name>` in the
+/// `Targets/` folder of its module, run by `scripts/fuzz.sh`) and in `swift test`, which replays
+/// every seed and regression input.
 ///
 /// The checks live next to what they check, one small module per protocol (`FuzzULC`,
 /// `FuzzXCallback`, `FuzzXignQR`; `url` and `query-diff` here), so that each fuzz binary holds
@@ -14,7 +15,8 @@ import Glibc
 /// input, and a binary with all the protocols in it runs at half the speed.
 ///
 /// Adding a target: a `static let` like ``url`` in the module of what it fuzzes, a file
-/// `Sources/fuzz-<name>/Fuzz.swift` of a few lines, a line in Package.swift, a seed folder
+/// `Targets/fuzz-<name>/Fuzz.swift` of a few lines in that module's folder, its line in
+/// Package.swift, its entry in `FuzzTargetTable` (module FuzzTargets), a seed folder
 /// `Corpus/fuzz/<name>/` and a dictionary `Corpus/fuzz/<name>.dict`.
 public struct FuzzTarget: Sendable {
     public let name: String

@@ -1,3 +1,4 @@
+import FuzzTargets
 import ResultsStore
 
 /// What a fuzz target's report (libFuzzer, AddressSanitizer, LeakSanitizer, the Swift runtime,
@@ -10,8 +11,9 @@ struct CrashReport: Equatable {
     /// The line that says what happened.
     let message: String
 
-    /// Module names whose frames identify a finding (Swift mangles them into symbols).
-    static let ownModules = ["LinkURL", "XCallbackURL", "ULC", "XignQR", "FuzzSupport", "LinkJSON"]
+    /// Module names whose frames identify a finding (Swift mangles them into symbols): those
+    /// of every fuzz target in the table.
+    static let ownModules = FuzzTargetTable.modules
 
     static func parse(_ log: String) -> CrashReport {
         let lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -54,7 +56,8 @@ struct CrashReport: Equatable {
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("#"), let inRange = trimmed.range(of: " in ") else { continue }
             let symbol = trimmed[inRange.upperBound...].split(separator: " ").first.map(String.init) ?? ""
-            guard ownModules.contains(where: { symbol.contains($0) }), !found.contains(symbol) else { continue }
+            // A mangled symbol names its module with the name's length first (`$s7LinkURL...`).
+            guard ownModules.contains(where: { symbol.contains("\($0.utf8.count)\($0)") }), !found.contains(symbol) else { continue }
             found.append(symbol)
             if found.count == 2 { break }
         }

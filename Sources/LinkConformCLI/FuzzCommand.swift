@@ -1,35 +1,20 @@
 import ArgumentParser
 import Conformance
 import Foundation
+import FuzzTargets
 import LinkJSON
 
 struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",
-        abstract: "Fuzzing support: seed the fuzz targets from the conformance corpus.",
+        abstract: "Fuzzing support: list the fuzz targets, seed them from the conformance corpus.",
         discussion: """
             The fuzz targets themselves are run by scripts/fuzz.sh TARGET [SECONDS] (libFuzzer); their \
-            findings are listed by `linkconform findings`.
+            findings are listed by `linkconform findings`. `linkconform fuzz targets` prints the table \
+            of targets the scripts read.
             """,
-        subcommands: [Seeds.self]
+        subcommands: [Targets.self, Seeds.self]
     )
-
-    /// Which corpus inputs seed which target: the fields of an operation's input that hold text
-    /// the target's parser reads.
-    static let seedSources: [String: [(operation: String, fields: [String])]] = {
-        let links: [(String, [String])] = [
-            ("ulc.parse", ["link"]), ("ulc.handle", ["links"]), ("ulc.build", ["action", "success", "error"]),
-            ("xcallback.parse", ["url"]), ("xcallback.callback", ["url"]), ("xignqr.redirect", ["url"]),
-        ]
-        return [
-            "url": links,
-            "query-diff": links,
-            "ulc": [("ulc.parse", ["link"]), ("ulc.handle", ["links"])],
-            "xcallback": [("xcallback.parse", ["url"]), ("xcallback.callback", ["url"])],
-            "xignqr": [("xignqr.redirect", ["url"]), ("xignqr.pid", ["data"])],
-            "pid": [("xignqr.pid", ["data"])],
-        ]
-    }()
 
     struct Seeds: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -53,10 +38,11 @@ struct FuzzCommand: ParsableCommand {
         func run() throws {
             let corpus = try options.loadOrExit(printWarnings: false)
             let cases = corpus.suites.flatMap(\.cases)
-            for (target, sources) in FuzzCommand.seedSources.sorted(by: { $0.key < $1.key }) {
+            for entry in FuzzTargetTable.all.sorted(by: { $0.name < $1.name }) {
+                let target = entry.name
                 var seeds: Set<[UInt8]> = []
                 for c in cases {
-                    for source in sources where source.operation == c.operation {
+                    for source in entry.seeds where source.operation == c.operation {
                         for field in source.fields {
                             for text in strings(c.input[field]) where !text.isEmpty && text.utf8.count <= maxBytes {
                                 seeds.insert(Array(text.utf8))
@@ -84,6 +70,31 @@ struct FuzzCommand: ParsableCommand {
         func strings(_ value: JSONValue?) -> [String] {
             if let s = value?.stringValue { return [s] }
             return value?.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+    }
+
+    struct Targets: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the fuzz targets: name, dictionary, seed folder, executable source, seeding operations.",
+            discussion: """
+                One target a line, tab-separated: NAME, DICTIONARY, SEED FOLDER, EXECUTABLE SOURCE, and the \
+                operations whose corpus inputs seed it (comma-separated). --names prints only the names: \
+                scripts/fuzz.sh and .clusterfuzzlite/build.sh read their list of targets from it.
+                """)
+
+        @Flag(help: "Only the names, one a line.")
+        var names = false
+
+        func run() {
+            for entry in FuzzTargetTable.all {
+                if names {
+                    Console.line(entry.name)
+                } else {
+                    let operations = entry.seeds.map(\.operation)
+                    Console.line([entry.name, entry.dictionary, entry.seedFolder, entry.executableSource,
+                                  operations.joined(separator: ",")].joined(separator: "\t"))
+                }
+            }
         }
     }
 }

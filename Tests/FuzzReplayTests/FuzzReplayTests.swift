@@ -1,7 +1,5 @@
 import FuzzSupport
-import FuzzULC
-import FuzzXCallback
-import FuzzXignQR
+import FuzzTargets
 import Foundation
 import Testing
 
@@ -10,12 +8,13 @@ import Testing
 /// seconds if it comes back.
 struct FuzzReplayTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let targets: [FuzzTarget] = [.url, .queryDiff, .ulc, .xcallback, .xignqr, .pid]
+    static let names = FuzzTargetTable.all.map(\.name)
 
-    @Test(arguments: targets.map(\.name))
+    @Test(arguments: names)
     func seedsAndRegressionsKeepEveryInvariant(name: String) throws {
-        let target = try #require(Self.targets.first { $0.name == name })
-        let folders = ["Corpus/fuzz/\(name)", "Corpus/fuzz/regressions/\(name)"].map { Self.repository.appendingPathComponent($0).path }
+        let entry = try #require(FuzzTargetTable.entry(named: name))
+        let target = entry.target
+        let folders = [entry.seedFolder, entry.regressionFolder].map { Self.repository.appendingPathComponent($0).path }
         let files = folders.flatMap { folder in FileManager.default.fileExists(atPath: folder) ? FuzzFiles.inputs(at: folder) : [] }
         #expect(files.count >= 50, "\(name) has its seeds")
         for file in files {
@@ -25,12 +24,32 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test(arguments: targets.map(\.name))
-    func everyTargetHasItsDictionaryAndItsExecutable(name: String) {
-        let dictionary = Self.repository.appendingPathComponent("Corpus/fuzz/\(name).dict").path
+    @Test(arguments: names)
+    func everyTargetHasItsDictionaryAndItsExecutable(name: String) throws {
+        let entry = try #require(FuzzTargetTable.entry(named: name))
+        let dictionary = Self.repository.appendingPathComponent(entry.dictionary).path
         #expect(FileManager.default.fileExists(atPath: dictionary))
-        let source = Self.repository.appendingPathComponent("Sources/fuzz-\(name)/Fuzz.swift").path
+        let source = Self.repository.appendingPathComponent(entry.executableSource + "/Fuzz.swift").path
         #expect(FileManager.default.fileExists(atPath: source))
+        // The executable is the one Package.swift builds under the target's name, and it runs
+        // the entry of the same name.
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        #expect(text.contains("FuzzTarget.\(Self.swiftName(name)).fuzzOne"), "\(source) runs another target's entry")
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("name: \"fuzz-\(name)\"") && manifest.contains("path: \"\(entry.executableSource)\""))
+    }
+
+    @Test func targetNamesAreDistinctAndEveryTargetIsSeeded() {
+        #expect(Set(Self.names).count == Self.names.count)
+        for entry in FuzzTargetTable.all {
+            #expect(!entry.seeds.isEmpty && !entry.modules.isEmpty, "\(entry.name)")
+        }
+    }
+
+    /// `query-diff` -> `queryDiff`: the name of the target's static property.
+    static func swiftName(_ name: String) -> String {
+        let parts = name.split(separator: "-")
+        return parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
     }
 
     /// The checks are real: inputs that break an invariant are reported (the detectors cannot

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzTargets
 import Testing
 @testable import LinkConformCLI
 
@@ -33,9 +34,20 @@ struct FindingsTests {
         #expect(a.signature == b.signature)
     }
 
+    /// Frames of every fuzz target's modules identify a finding; frames of other code (the
+    /// standard library, a module whose name merely contains one of ours) do not.
+    @Test func framesOfEveryFuzzedModuleSignAFinding() {
+        for module in FuzzTargetTable.modules {
+            let symbol = "$s\(module.utf8.count)\(module)4TypeV5checkyyF"
+            let log = "==1==ERROR: AddressSanitizer: SEGV\n    #0 0x1 in $sSa9subscriptyxSicig\n    #1 0x2 in \(symbol) x.swift:1"
+            #expect(CrashReport.parse(log).signature == "asan SEGV at \(symbol)", "\(module)")
+        }
+        #expect(CrashReport.parse("==1==ERROR: AddressSanitizer: SEGV\n    #0 0x1 in $s9NotLinkURL4TypeV5checkyyF").signature == "asan SEGV")
+    }
+
     @Test func otherReportsAreToldApart() {
-        #expect(CrashReport.parse("Swift/Array.swift:600: Fatal error: Index out of range\n    #0 0x1 in $s6XignQR10WireFormatV4readyF x.swift:1").signature
-                == "swift trap: Index out of range at $s6XignQR10WireFormatV4readyF")
+        #expect(CrashReport.parse("Swift/Array.swift:600: Fatal error: Index out of range\n    #0 0x1 in $s7LinkURL8URLScanV4readyF x.swift:1").signature
+                == "swift trap: Index out of range at $s7LinkURL8URLScanV4readyF")
         #expect(CrashReport.parse("==1== ERROR: libFuzzer: timeout after 10 seconds").kind == .timeout)
         #expect(CrashReport.parse("==1== ERROR: libFuzzer: out-of-memory (used: 2100Mb; exceeds: 2048Mb)").kind == .oom)
         #expect(CrashReport.parse("==1==ERROR: LeakSanitizer: detected memory leaks").kind == .leak)

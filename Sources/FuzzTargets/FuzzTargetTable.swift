@@ -1,0 +1,79 @@
+import FuzzSupport
+import FuzzULC
+import FuzzXCallback
+import FuzzXignQR
+
+/// Where a fuzz target's seeds come from: the corpus inputs of one operation, in the fields
+/// that hold text the target's parser reads (`ulc.parse` -> `link`).
+public struct SeedSource: Sendable, Hashable {
+    public let operation: String
+    public let fields: [String]
+
+    public init(_ operation: String, _ fields: [String]) {
+        self.operation = operation
+        self.fields = fields
+    }
+}
+
+/// One fuzz target as the tools see it: its checks and entry (``FuzzTarget``), the corpus
+/// inputs that seed it, and the modules whose stack frames identify one of its findings.
+public struct FuzzTargetEntry: Sendable {
+    public let target: FuzzTarget
+    public let seeds: [SeedSource]
+    /// Module names (as Swift mangles them into symbols) of the code it fuzzes.
+    public let modules: [String]
+    /// Where its libFuzzer executable's source is, relative to the repository root.
+    public let executableSource: String
+
+    public var name: String { target.name }
+    /// Its dictionary, relative to the repository root (libFuzzer's `-dict=`).
+    public var dictionary: String { "Corpus/fuzz/\(name).dict" }
+    /// Its hand-picked and corpus-generated seeds.
+    public var seedFolder: String { "Corpus/fuzz/\(name)" }
+    /// The inputs of its fixed findings, replayed by `swift test`.
+    public var regressionFolder: String { "Corpus/fuzz/regressions/\(name)" }
+}
+
+/// Every fuzz target, the one table a new target is added to (besides its module, its
+/// executable's line in Package.swift, its seed folder and its dictionary).
+///
+/// ```swift
+/// FuzzTargetTable.entry(named: "ulc")?.target.check(Array("https://a.example/?ulc-success=x".utf8))
+/// ```
+public enum FuzzTargetTable {
+    /// Every operation whose input is a link, in the field that holds it: what the URL-level
+    /// targets read.
+    static let links: [SeedSource] = [
+        SeedSource("ulc.parse", ["link"]), SeedSource("ulc.handle", ["links"]), SeedSource("ulc.build", ["action", "success", "error"]),
+        SeedSource("xcallback.parse", ["url"]), SeedSource("xcallback.callback", ["url"]), SeedSource("xignqr.redirect", ["url"]),
+    ]
+
+    public static let all: [FuzzTargetEntry] = [
+        FuzzTargetEntry(target: .url, seeds: links, modules: ["LinkURL", "FuzzSupport"],
+                        executableSource: "Sources/FuzzSupport/Targets/fuzz-url"),
+        FuzzTargetEntry(target: .queryDiff, seeds: links, modules: ["LinkURL", "FuzzSupport"],
+                        executableSource: "Sources/FuzzSupport/Targets/fuzz-query-diff"),
+        FuzzTargetEntry(target: .ulc, seeds: [SeedSource("ulc.parse", ["link"]), SeedSource("ulc.handle", ["links"])],
+                        modules: ["ULC", "XCallbackURL", "LinkURL", "FuzzULC"], executableSource: "Sources/FuzzULC/Targets/fuzz-ulc"),
+        FuzzTargetEntry(target: .xcallback, seeds: [SeedSource("xcallback.parse", ["url"]), SeedSource("xcallback.callback", ["url"])],
+                        modules: ["XCallbackURL", "LinkURL", "FuzzXCallback"],
+                        executableSource: "Sources/FuzzXCallback/Targets/fuzz-xcallback"),
+        FuzzTargetEntry(target: .xignqr, seeds: [SeedSource("xignqr.redirect", ["url"]), SeedSource("xignqr.pid", ["data"])],
+                        modules: ["XignQR", "XCallbackURL", "LinkURL", "FuzzXignQR"],
+                        executableSource: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
+        FuzzTargetEntry(target: .pid, seeds: [SeedSource("xignqr.pid", ["data"])], modules: ["XignQR", "FuzzXignQR"],
+                        executableSource: "Sources/FuzzXignQR/Targets/fuzz-pid"),
+    ]
+
+    public static func entry(named name: String) -> FuzzTargetEntry? {
+        all.first { $0.name == name }
+    }
+
+    /// Every module whose frames identify a finding, in the order first listed (plus the
+    /// JSON reader every tool shares).
+    public static var modules: [String] {
+        var seen: [String] = []
+        for module in all.flatMap(\.modules) + ["LinkJSON"] where !seen.contains(module) { seen.append(module) }
+        return seen
+    }
+}
