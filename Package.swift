@@ -50,8 +50,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
+        // One run from start to final status (prepare, start, distinct names, results streamed
+        // into the store, not-run results): what `linkconform run` and the benchmark share.
+        .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON"]),
         .target(name: "LinkConformCLI", dependencies: [
-            "Conformance", "AdapterHarness", "ResultsStore", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC",
+            "Conformance", "AdapterHarness", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -66,7 +69,7 @@ let package = Package(
                           path: "Sources/FuzzXCallback/Targets/fuzz-xcallback"),
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "AdapterHarness", "LinkJSON", "SeededRandom", "ResultsStore"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "AdapterHarness", "LinkJSON", "SeededRandom", "ResultsStore", "RunSession"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
@@ -77,6 +80,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
+        .testTarget(name: "RunSessionTests", dependencies: ["RunSession", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "FuzzTargets", "linkconform", "foundation-adapter"],
                     exclude: ["Fixtures"]),

@@ -2,6 +2,7 @@ import AdapterHarness
 import ArgumentParser
 import Conformance
 import Foundation
+import RunSession
 
 /// Which implementations a run covers, and how adapters are treated.
 struct ImplementationOptions: ParsableArguments {
@@ -44,21 +45,13 @@ struct ImplementationOptions: ParsableArguments {
         if let window, window < 1 { throw ValidationError("--window must be at least 1") }
     }
 
-    /// A configured implementation with what goes with it.
-    struct Plan {
-        let implementation: any Implementation
-        let expectedFailures: ExpectedFailures?
-        let prepare: [String]?
-        let workingDirectory: String?
-    }
-
     /// The implementations to run, in order: built-ins, then manifests, then commands. Problems
     /// with manifests and expected-failures files are returned as messages.
-    func plans() -> Result<[Plan], ManifestError> {
-        var plans: [Plan] = []
+    func plans() -> Result<[ImplementationPlan], ManifestError> {
+        var plans: [ImplementationPlan] = []
         var problems: [String] = []
         let names = builtIns.isEmpty && adapterCommands.isEmpty && manifestPaths.isEmpty ? ["reference"] : builtIns
-        for name in names { plans.append(Plan(implementation: SwiftImplementation.builtIn[name]!, expectedFailures: nil, prepare: nil, workingDirectory: nil)) }
+        for name in names { plans.append(ImplementationPlan(implementation: SwiftImplementation.builtIn[name]!)) }
         for path in manifestPaths {
             switch AdapterManifest.load(path) {
             case .failure(let error): problems += error.messages
@@ -72,14 +65,13 @@ struct ImplementationOptions: ParsableArguments {
                         problems.append("\(path): expectedFailures: cannot read \(file)")
                     }
                 }
-                plans.append(Plan(implementation: AdapterImplementation(overridden(manifest.configuration)), expectedFailures: expected,
+                plans.append(ImplementationPlan(implementation: AdapterImplementation(overridden(manifest.configuration)), expectedFailures: expected,
                                   prepare: manifest.prepare, workingDirectory: manifest.configuration.workingDirectory))
             }
         }
         for command in adapterCommands {
             let words = (try? CommandLineWords.split(command)) ?? []
-            plans.append(Plan(implementation: AdapterImplementation(overridden(AdapterConfiguration(arguments: words))),
-                              expectedFailures: nil, prepare: nil, workingDirectory: nil))
+            plans.append(ImplementationPlan(implementation: AdapterImplementation(overridden(AdapterConfiguration(arguments: words)))))
         }
         return problems.isEmpty ? .success(plans) : .failure(ManifestError(problems))
     }
@@ -92,27 +84,5 @@ struct ImplementationOptions: ParsableArguments {
         if let maxRestarts { c.maxRestarts = maxRestarts }
         if let maxLineBytes { c.maxLineBytes = maxLineBytes }
         return c
-    }
-}
-
-/// Runs a manifest's `prepare` command (building the adapter, say) and says whether it worked.
-enum Preparation {
-    static func run(_ command: [String], in directory: String?) -> String? {
-        Console.error("preparing: \(command.joined(separator: " "))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        do { try process.run() } catch { return "cannot run \(command.joined(separator: " ")): \(error.localizedDescription)" }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let tail = String(decoding: data.suffix(1_500), as: UTF8.self)
-            return "\(command.joined(separator: " ")) failed (exit \(process.terminationStatus)): \(tail)"
-        }
-        return nil
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import LinkJSON
 import Reports
 import ResultsStore
+import RunSession
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.harness
         }
         let corpus = try corpusOptions.loadOrExit()
-        let plans: [ImplementationOptions.Plan]
+        let plans: [ImplementationPlan]
         switch implementationOptions.plans() {
         case .success(let p): plans = p
         case .failure(let error):
@@ -81,70 +82,26 @@ struct RunCommand: AsyncParsableCommand {
             "strict": .bool(strict),
             "implementations": .array(plans.map { .string($0.implementation.displayName) }),
         ]
-        let runID: Int64
+        let session: RunSession
         do {
-            runID = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: GitInfo.commit(),
-                                                toolVersion: LinkConformVersion.current, options: options))
-            try store.recordRequirements(run: runID, corpus: corpus)
+            session = try RunSession(store: store, corpus: corpus, options: options, gitCommit: GitInfo.commit())
         } catch {
             Console.error("cannot record the run in \(db): \(error)")
             throw Exit.harness
         }
-
-        let runner = Runner(corpus: corpus)
-        var status = RunStatus.completed
-        var seen: [ImplementationInfo] = []
-        /// The same implementation twice in one run (in process and as an adapter, say) gets
-        /// "#2" after its name, so its results stay apart.
-        func distinct(_ info: ImplementationInfo) -> ImplementationInfo {
-            var candidate = info
-            var n = 1
-            while seen.contains(candidate) {
-                n += 1
-                candidate.name = "\(info.name) #\(n)"
-            }
-            seen.append(candidate)
-            return candidate
-        }
-        var harnessFailed = false
+        let noProgress = noProgress
+        let events = RunSession.Events(
+            message: { Console.error($0) },
+            progress: { info in Progress(label: info.name, enabled: !noProgress).update },
+            shouldStop: { stop.isSet })
+        let summary: RunSession.Summary
         do {
-            for plan in plans {
-                if stop.isSet { status = .interrupted; break }
-                let implementation = plan.implementation
-                var started: Result<ImplementationInfo, ImplementationError>
-                if let prepare = plan.prepare, let failure = Preparation.run(prepare, in: plan.workingDirectory) {
-                    started = .failure(ImplementationError(failure))
-                } else {
-                    do { started = .success(try await implementation.start()) } catch { started = .failure(error) }
-                }
-                let sinkInto = { (id: Int64) in { (batch: [CaseResult]) throws in try store.insert(batch, run: runID, implementation: id) } }
-                switch started {
-                case .failure(let error):
-                    harnessFailed = true
-                    Console.error("\(implementation.displayName) did not start: \(error.message)")
-                    let id = try store.register(distinct(ImplementationInfo(name: implementation.displayName, version: "", language: "", homepage: "")), run: runID)
-                    try runner.recordNotRun(reason: "\(implementation.displayName) did not start: \(error.message)",
-                                            expectedFailures: plan.expectedFailures, sink: sinkInto(id))
-                    try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
-                                                      notes: [error.message], expectedFailures: plan.expectedFailures?.path)
-                case .success(let announced):
-                    let info = distinct(announced)
-                    let id = try store.register(info, run: runID)
-                    let progress = Progress(label: info.name, enabled: !noProgress)
-                    try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: progress.update,
-                                         shouldStop: { stop.isSet }, sink: sinkInto(id))
-                    await implementation.stop()
-                    try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
-                                                      notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
-                    if stop.isSet { status = .interrupted; break }
-                }
-            }
+            summary = try await session.run(plans, events: events)
         } catch {
             Console.error("the run failed: \(error)")
-            try? store.finishRun(runID, status: .failed)
             throw Exit.harness
         }
-        try store.finishRun(runID, status: status)
+        let runID = summary.runID, status = summary.status
 
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
         Console.out(TerminalSummary.render(data))
@@ -160,7 +117,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.line("stored as run \(runID) in \(db)")
         }
         if status == .interrupted { throw Exit.interrupted }
-        if harnessFailed { throw Exit.harness }
+        if summary.harnessFailed { throw Exit.harness }
         if data.hasFailures(strict: strict) { throw Exit.failures }
     }
 }

@@ -1,0 +1,143 @@
+import Conformance
+import LinkJSON
+import ResultsStore
+
+/// One run, from the first stored row to its final status: the run is begun in the store with
+/// the corpus's requirements, each planned implementation is prepared, started, registered
+/// under a distinct name and run with its results streamed into the store (or recorded as
+/// `notRun` when it does not start), and the run ends `completed`, `interrupted` or `failed`.
+///
+/// The CLI's `run` parses arguments and prints; the benchmark measures the same path.
+///
+/// ```swift
+/// let session = try RunSession(store: store, corpus: corpus, options: [:], gitCommit: nil)
+/// let summary = try await session.run([ImplementationPlan(implementation: SwiftImplementation.reference)])
+/// summary.status        // .completed
+/// ```
+public final class RunSession {
+    /// What the session tells its caller while it works.
+    public struct Events {
+        /// A line for people (an implementation that did not start, a prepare step).
+        public var message: (String) -> Void
+        /// A progress receiver for an implementation about to run (cases done, cases in all).
+        public var progress: (ImplementationInfo) -> (@Sendable (Int, Int) -> Void)
+        /// Polled between cases: true stops the run (it ends `interrupted`, with what ran stored).
+        public var shouldStop: @Sendable () -> Bool
+
+        public init(message: @escaping (String) -> Void = { _ in },
+                    progress: @escaping (ImplementationInfo) -> (@Sendable (Int, Int) -> Void) = { _ in { _, _ in } },
+                    shouldStop: @escaping @Sendable () -> Bool = { false }) {
+            self.message = message
+            self.progress = progress
+            self.shouldStop = shouldStop
+        }
+    }
+
+    /// How the run ended.
+    public struct Summary: Sendable {
+        public let runID: Int64
+        public let status: RunStatus
+        /// Some implementation could not be started (its cases are `notRun`): the harness did
+        /// not do its whole job.
+        public let harnessFailed: Bool
+        /// Results stored, all implementations together.
+        public let results: Int
+    }
+
+    public let store: ResultsStore
+    public let corpus: Corpus
+    public let runID: Int64
+    let runner: Runner
+    private var registered: [ImplementationInfo] = []
+    private var stored = 0
+
+    /// Begins a run in the store (status `running`) and records the corpus's requirements.
+    public init(store: ResultsStore, corpus: Corpus, options: JSONValue, gitCommit: String?,
+                toolVersion: String = LinkConformVersion.current) throws {
+        self.store = store
+        self.corpus = corpus
+        runner = Runner(corpus: corpus)
+        runID = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: gitCommit,
+                                            toolVersion: toolVersion, options: options))
+        try store.recordRequirements(run: runID, corpus: corpus)
+    }
+
+    /// The same implementation twice in one run (in process and as an adapter, say) gets "#2"
+    /// after its name, so its results stay apart.
+    func distinct(_ info: ImplementationInfo) -> ImplementationInfo {
+        var candidate = info
+        var n = 1
+        while registered.contains(candidate) {
+            n += 1
+            candidate.name = "\(info.name) #\(n)"
+        }
+        registered.append(candidate)
+        return candidate
+    }
+
+    /// Runs every plan in order and ends the run. An error of the store ends the run `failed`
+    /// and is thrown.
+    public func run(_ plans: [ImplementationPlan], events: Events = Events()) async throws -> Summary {
+        var status = RunStatus.completed
+        var harnessFailed = false
+        do {
+            for plan in plans {
+                if events.shouldStop() { status = .interrupted; break }
+                if try await !runOne(plan, events) { harnessFailed = true }
+                if events.shouldStop() { status = .interrupted; break }
+            }
+        } catch {
+            try? store.finishRun(runID, status: .failed)
+            throw error
+        }
+        try store.finishRun(runID, status: status)
+        return Summary(runID: runID, status: status, harnessFailed: harnessFailed, results: stored)
+    }
+
+    /// One implementation: false when it could not be started.
+    private func runOne(_ plan: ImplementationPlan, _ events: Events) async throws -> Bool {
+        let implementation = plan.implementation
+        var started: Result<ImplementationInfo, ImplementationError>
+        if let prepare = plan.prepare {
+            events.message("preparing: \(prepare.joined(separator: " "))")
+        }
+        if let prepare = plan.prepare, let failure = Preparation.run(prepare, in: plan.workingDirectory) {
+            started = .failure(ImplementationError(failure))
+        } else {
+            do { started = .success(try await implementation.start()) } catch { started = .failure(error) }
+        }
+        switch started {
+        case .failure(let error):
+            let why = "\(implementation.displayName) did not start: \(error.message)"
+            events.message(why)
+            let id = try store.register(distinct(ImplementationInfo(name: implementation.displayName, version: "", language: "", homepage: "")),
+                                        run: runID)
+            try runner.recordNotRun(reason: why, expectedFailures: plan.expectedFailures, sink: sink(id))
+            try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
+                                              notes: [error.message], expectedFailures: plan.expectedFailures?.path)
+            return false
+        case .success(let announced):
+            let info = distinct(announced)
+            let id = try store.register(info, run: runID)
+            do {
+                try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: events.progress(info),
+                                     shouldStop: events.shouldStop, sink: sink(id))
+            } catch {
+                await implementation.stop()
+                throw error
+            }
+            await implementation.stop()
+            try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
+                                              notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
+            return true
+        }
+    }
+
+    /// Where one implementation's results go: straight into the store, a batch a transaction.
+    private func sink(_ implementationID: Int64) -> ([CaseResult]) throws -> Void {
+        { [self] batch in
+            try store.insert(batch, run: runID, implementation: implementationID)
+            stored += batch.count
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Conformance
+import Foundation
+import LinkJSON
+import ResultsStore
+import RunSession
+import Testing
+
+/// A run from start to final status, against the repository's corpus and a scratch store.
+struct RunSessionTests {
+    static let corpus: Corpus = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return Corpus.load(from: root.appendingPathComponent("Corpus").path)
+    }()
+
+    /// A store in a folder of its own, removed with the test's value.
+    final class ScratchStore {
+        let folder = NSTemporaryDirectory() + "linkconform-session-" + UUID().uuidString
+        let store: ResultsStore
+        init() throws { store = try ResultsStore(path: folder + "/results.sqlite") }
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// An implementation that never starts.
+    struct Unstartable: Implementation {
+        var displayName: String { "unstartable" }
+        var window: Int { 1 }
+        var notes: [String] { [] }
+        func start() async throws(ImplementationError) -> ImplementationInfo { throw ImplementationError("no such program") }
+        func supports(_ operation: String) -> Bool { true }
+        func run(_ request: Request) async -> Answer { .output(.null) }
+        func stop() async {}
+    }
+
+    @Test func theSameImplementationTwiceIsStoredUnderDistinctNames() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        let plan = ImplementationPlan(implementation: SwiftImplementation.reference)
+        let summary = try await session.run([plan, plan])
+        #expect(summary.status == .completed && !summary.harnessFailed)
+        #expect(summary.results == 2 * Self.corpus.caseCount)
+        let implementations = try scratch.store.implementations(run: summary.runID)
+        #expect(implementations.map(\.info.name) == ["reference", "reference #2"])
+        #expect(implementations.allSatisfy { $0.status == .ok })
+        #expect(try scratch.store.run(summary.runID)?.status == .completed)
+        #expect(try scratch.store.results(run: summary.runID).count == 2 * Self.corpus.caseCount)
+    }
+
+    @Test func anImplementationThatDoesNotStartHasEveryCaseNotRun() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        var messages: [String] = []
+        let summary = try await session.run([ImplementationPlan(implementation: Unstartable())],
+                                            events: .init(message: { messages.append($0) }))
+        #expect(summary.harnessFailed)
+        #expect(summary.status == .completed, "the run itself completed; the harness failure is reported apart")
+        #expect(messages == ["unstartable did not start: no such program"])
+        let stored = try scratch.store.implementations(run: summary.runID)
+        #expect(stored.map(\.status) == [.failedToStart])
+        let outcomes = Set(try scratch.store.results(run: summary.runID).map(\.result.outcome))
+        #expect(outcomes == [.notRun])
+    }
+
+    @Test func aFailedPrepareStepKeepsTheImplementationFromStarting() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        var messages: [String] = []
+        let summary = try await session.run([ImplementationPlan(implementation: SwiftImplementation.reference, prepare: ["false"])],
+                                            events: .init(message: { messages.append($0) }))
+        #expect(summary.harnessFailed)
+        #expect(messages.first == "preparing: false")
+        #expect(messages.last?.hasPrefix("reference did not start: false failed (exit 1)") == true)
+    }
+
+    @Test func aStopBetweenImplementationsEndsTheRunInterruptedWithWhatRan() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        let finished = Flag()
+        let events = RunSession.Events(progress: { _ in { done, total in if done == total { finished.set() } } },
+                                       shouldStop: { finished.isSet })
+        let plan = ImplementationPlan(implementation: SwiftImplementation.reference)
+        let summary = try await session.run([plan, plan], events: events)
+        #expect(summary.status == .interrupted)
+        #expect(try scratch.store.run(summary.runID)?.status == .interrupted)
+        #expect(try scratch.store.implementations(run: summary.runID).count == 1)
+        #expect(summary.results == Self.corpus.caseCount)
+    }
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+}
