@@ -69,7 +69,12 @@ let package = Package(
                           path: "Sources/FuzzXCallback/Targets/fuzz-xcallback"),
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["LinkURL", "ULC", "XCallbackURL", "XignQR", "Conformance", "AdapterHarness", "LinkJSON", "SeededRandom", "ResultsStore", "RunSession"]),
+        // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
+        .target(name: "BenchSupport"),
+        .executableTarget(name: "linkconform-bench", dependencies: ["Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession"]),
+        .executableTarget(name: "linkconform-bench-ulc", dependencies: ["BenchSupport", "ULC", "LinkURL", "SeededRandom"]),
+        .executableTarget(name: "linkconform-bench-xcallback", dependencies: ["BenchSupport", "XCallbackURL", "LinkURL", "SeededRandom"]),
+        .executableTarget(name: "linkconform-bench-xignqr", dependencies: ["BenchSupport", "XignQR", "SeededRandom"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),

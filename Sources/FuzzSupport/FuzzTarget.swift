@@ -9,10 +9,10 @@ import Glibc
 /// `Targets/` folder of its module, run by `scripts/fuzz.sh`) and in `swift test`, which replays
 /// every seed and regression input.
 ///
-/// The checks live next to what they check, one small module per protocol (`FuzzULC`,
-/// `FuzzXCallback`, `FuzzXignQR`; `url` and `query-diff` here), so that each fuzz binary holds
-/// only the code it fuzzes: libFuzzer scans every coverage counter of the binary after each
-/// input, and a binary with all the protocols in it runs at half the speed.
+/// The checks live next to what they check, one small module per protocol (`Fuzz<Protocol>`;
+/// `url` and `query-diff` here; `FuzzTargetTable` lists them all), so that each fuzz binary
+/// holds only the code it fuzzes: libFuzzer scans every coverage counter of the binary after
+/// each input, and a binary with all the protocols in it runs at half the speed.
 ///
 /// Adding a target: a `static let` like ``url`` in the module of what it fuzzes, a file
 /// `Targets/fuzz-<name>/Fuzz.swift` of a few lines in that module's folder, its line in

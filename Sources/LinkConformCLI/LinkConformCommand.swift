@@ -5,7 +5,7 @@ import Conformance
 public struct LinkConformCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "linkconform",
-        abstract: "Conformance suite for app-link callback protocols (ULC, x-callback-url, xignqr).",
+        abstract: "Conformance suite for app-link callback protocols (suites: \(SuiteRegistry.all.map(\.name).joined(separator: ", "))).",
         discussion: """
             Typical use, from the repository root:
               linkconform run                       run every suite against the reference, store and report

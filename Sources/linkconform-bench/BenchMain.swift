@@ -2,46 +2,49 @@ import Foundation
 
 // linkconform-bench: figures measured side by side in one process.
 //
-//   swift run -c release linkconform-bench ulc [count]   ULC module vs a Foundation URLComponents extraction
-//   swift run -c release linkconform-bench xcallback [count]   XCallbackURL module vs the same with Foundation
-//   swift run -c release linkconform-bench xignqr [count]      XignQR redirect and pid decoder vs Foundation
-//   swift run -c release linkconform-bench suite          wall time of the whole corpus, in process
-//   swift run -c release linkconform-bench protocol [n]   corpus repeated to n cases: in process, and over the adapter protocol
-//   swift run -c release linkconform-bench                both
+// Build everything first (swift build -c release): the suites' benchmarks and the linkconform
+// adapter the protocol figure talks to are executables of their own.
 //
-// Each figure is the best of several rounds (the machines are noisy; the best round is the
-// least disturbed one). Ratios compare rounds measured in the same run. The work runs in
-// nonisolated functions (not in main-actor top-level code), as a library caller would.
+//   swift run -c release linkconform-bench suite            wall time of the whole corpus, in process
+//   swift run -c release linkconform-bench protocol [n]     corpus repeated to n cases: in process, stored, over the adapter protocol
+//   swift run -c release linkconform-bench SUITE [args]     a suite's own benchmark: the executable linkconform-bench-SUITE
+//                                                           beside this one (ulc, xcallback, xignqr today)
+//   swift run -c release linkconform-bench [all]            every suite's benchmark, then suite and protocol
+//   profile-inprocess [n], profile-stored [n], profile-protocol [window] [n]: one loop each, for a profiler
+//
+// A suite's benchmark lives with the suite, in an executable of its own (it links only its own
+// module): nothing here names a suite. Each figure is the best of several rounds (the machines
+// are noisy; the best round is the least disturbed one). Ratios compare rounds measured in the
+// same run. The work runs in nonisolated functions (not in main-actor top-level code), as a
+// library caller would.
 
 @main
 struct BenchMain {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let mode = arguments.first ?? "all"
-        let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
+        let number = arguments.dropFirst().first.flatMap(Int.init)
         switch mode {
-        case "ulc": benchULC(count: count)
-        case "xcallback": benchXCallback(count: count)
-        case "xignqr": benchXignQR(count: count)
         case "suite": await benchSuite()
-        case "protocol": await benchProtocol(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        case "protocol": await benchProtocol(count: number ?? 100_000)
         case "all":
-            benchULC(count: count)
-            benchXCallback(count: count)
-            benchXignQR(count: count)
+            if SuiteBenchmarks.all().isEmpty {
+                print("no suite benchmarks beside this executable: build them first (swift build -c release)")
+            }
+            for bench in SuiteBenchmarks.all() { SuiteBenchmarks.run(bench, arguments: number.map { [String($0)] } ?? []) }
             await benchSuite()
             await benchProtocol(count: 100_000)
-        case "profile-ulc": profileULC(count: count)
-        case "profile-xcallback": profileXCallback(count: count)
-        case "profile-xignqr-pid": profileXignPID(count: count)
-        case "profile-foundation": profileFoundation(count: count)
-        case "profile-inprocess": await profileInProcess(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
-        case "profile-stored": await profileStored(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        case "profile-inprocess": await profileInProcess(count: number ?? 100_000)
+        case "profile-stored": await profileStored(count: number ?? 100_000)
         case "profile-protocol":
-            await profileProtocol(window: arguments.dropFirst().first.flatMap(Int.init) ?? 64,
-                                  count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
+            await profileProtocol(window: number ?? 64, count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
         default:
-            print("usage: linkconform-bench [ulc [count] | xcallback [count] | xignqr [count] | suite | protocol [count] | all | profile-ulc [count] | profile-foundation [count]]")
+            if let bench = SuiteBenchmarks.all().first(where: { $0.suite == mode }) {
+                exit(SuiteBenchmarks.run(bench, arguments: Array(arguments.dropFirst())))
+            }
+            let suites = SuiteBenchmarks.all().map(\.suite).joined(separator: " | ")
+            if suites.isEmpty { print("no suite benchmarks beside this executable: build them first (swift build -c release)") }
+            print("usage: linkconform-bench [all | suite | protocol [count] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count]]")
             exit(64)
         }
     }

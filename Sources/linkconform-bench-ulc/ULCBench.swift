@@ -1,9 +1,55 @@
-import Conformance
+import BenchSupport
 import Foundation
 import LinkURL
 import SeededRandom
 import ULC
 
+func benchULC(count: Int) {
+    let links = generateLinks(count)
+    // Both readers must agree on every generated link, or the comparison means nothing.
+    var disagreements = 0
+    for link in links {
+        let ours = ULC.parse(link)
+        let theirs = FoundationExtraction(link)
+        if ours.kind != .ulc || !theirs.valid || ours.success?.decoded != theirs.success || ours.error?.decoded != theirs.error {
+            disagreements += 1
+        }
+    }
+    let timing = sideBySide({
+        var n = 0
+        for link in links {
+            let parsed = ULC.parse(link)
+            if parsed.kind == .ulc, let s = parsed.success?.decoded, let e = parsed.error?.decoded { n &+= s.utf8.count &+ e.utf8.count &+ (parsed.action?.utf8.count ?? 0) }
+        }
+        return n
+    }, {
+        var n = 0
+        for link in links {
+            let x = FoundationExtraction(link)
+            if x.valid, let s = x.success, let e = x.error { n &+= s.utf8.count &+ e.utf8.count &+ (x.action?.utf8.count ?? 0) }
+        }
+        return n
+    })
+    printComparison("ulc parse: \(links.count) generated links, \(links.reduce(0) { $0 + $1.utf8.count } / links.count) bytes on average, readers disagree on \(disagreements)",
+                    ours: "ULC module (parse + every check)", theirs: "Foundation URLComponents extraction", count: links.count, timing, target: "target >= 5x")
+}
+
+
+/// Only the module's loop, many times: for a profiler (`perf record`, `valgrind --tool=callgrind`).
+func profileULC(count: Int) {
+    let links = generateLinks(count)
+    var n = 0
+    for _ in 0..<20 { for link in links { n &+= ULC.parse(link).violations.count } }
+    print(n)
+}
+
+/// Only the Foundation loop, many times: for a profiler.
+func profileFoundation(count: Int) {
+    let links = generateLinks(count)
+    var n = 0
+    for _ in 0..<20 { for link in links { n &+= FoundationExtraction(link).valid ? 1 : 0 } }
+    print(n)
+}
 
 func generateLinks(_ n: Int) -> [String] {
     var rng = SeededGenerator(seed: 0x5EED)
@@ -58,40 +104,3 @@ struct FoundationExtraction {
     }
 }
 
-/// Times two bodies in alternating rounds (A, B, A, B, ...), so that a burst of noise on this
-/// shared machine hits both alike, and returns each one's best round and the median of the
-/// per-round ratios B/A, in seconds.
-func sideBySide(rounds: Int = 25, _ a: () -> Int, _ b: () -> Int) -> (a: Double, b: Double, medianRatio: Double) {
-    func time(_ body: () -> Int) -> Double {
-        let start = ContinuousClock.now
-        let checksum = body()
-        let elapsed = start.duration(to: ContinuousClock.now)
-        if checksum == Int.min { print("") }   // keeps the work observable
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-    var bestA = Double.infinity, bestB = Double.infinity
-    var ratios: [Double] = []
-    for _ in 0..<rounds {
-        let ta = time(a), tb = time(b)
-        bestA = min(bestA, ta)
-        bestB = min(bestB, tb)
-        ratios.append(tb / ta)
-    }
-    ratios.sort()
-    return (bestA, bestB, ratios[ratios.count / 2])
-}
-
-func rate(_ n: Int, _ seconds: Double) -> String {
-    String(format: "%10.0f links/s", Double(n) / seconds)
-}
-
-
-/// Prints a side-by-side parsing comparison: rates, best-round ratio and median ratio.
-func printComparison(_ title: String, ours: String, theirs: String, count: Int,
-                     _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "") {
-    print(title)
-    print("  \(ours.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.a))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
-    print("  \(theirs.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.b))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
-    print(String(format: "  ratio of best rounds                   %10.1fx   ", timing.b / timing.a) + target)
-    print(String(format: "  median of per-round ratios             %10.1fx", timing.medianRatio))
-}
