@@ -8,7 +8,7 @@ import Foundation
 //   swift run -c release linkconform-bench suite            wall time of the whole corpus, in process
 //   swift run -c release linkconform-bench protocol [n]     corpus repeated to n cases: in process, stored, over the adapter protocol
 //   swift run -c release linkconform-bench SUITE [args]     a suite's own benchmark: the executable linkconform-bench-SUITE
-//                                                           beside this one (ulc, xcallback, xignqr today)
+//                                                           beside this one (every Sources/linkconform-bench-*)
 //   swift run -c release linkconform-bench [all]            every suite's benchmark, then suite and protocol
 //   profile-inprocess [n], profile-stored [n], profile-protocol [window] [n]: one loop each, for a profiler
 //
