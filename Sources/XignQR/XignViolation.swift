@@ -1,4 +1,4 @@
-import XCallbackURL
+import LinkRules
 
 /// One way a link breaks a rule of the XignSys link forms, tied to the requirement it breaks
 /// (`Corpus/xignqr/requirements.json`).

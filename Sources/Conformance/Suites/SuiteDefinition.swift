@@ -1,4 +1,5 @@
 import LinkJSON
+import LinkRules
 
 /// A suite as the rest of the system sees it: its operations, the reference implementation of
 /// each, the explainer behind `linkconform check`, and the requirement ids its code refers to.
@@ -18,12 +19,12 @@ public struct SuiteDefinition: Sendable {
     public let reference: [String: Handler]
     /// Explains one link for `linkconform check`; nil when the link is not of this protocol at all.
     public let explain: @Sendable ([UInt8]) -> LinkExplanation?
-    /// Requirement ids and levels the module's own code uses (violation codes): lint checks
-    /// that the registry agrees.
-    public let codeRequirements: [String: RequirementLevel]
+    /// The module's violation codes with the requirement each breaks and its level
+    /// (``LinkRules/RuleCode/requirementTable``): lint checks that the registry agrees.
+    public let codeRequirements: [CodeRequirement]
 
     public init(name: String, title: String, recognizes: String, operations: [OperationDefinition], reference: [String: Handler],
-                explain: @escaping @Sendable ([UInt8]) -> LinkExplanation?, codeRequirements: [String: RequirementLevel]) {
+                explain: @escaping @Sendable ([UInt8]) -> LinkExplanation?, codeRequirements: [CodeRequirement]) {
         self.name = name
         self.title = title
         self.recognizes = recognizes

@@ -11,9 +11,7 @@ public enum ULCSuite {
         operations: [parse, build, handle],
         reference: handlers(for: ReferenceULC()),
         explain: explain,
-        codeRequirements: Dictionary(
-            ULCViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: ULCViolation.Code.requirementTable
     )
 
     /// JSON handlers for the three operations, backed by any ``ULCSubject``.
@@ -231,7 +229,7 @@ public enum ULCSuite {
             fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded))
         }
         let violations = link.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+            LinkExplanation.Violation(requirement: $0.requirement, level: $0.level,
                                       code: $0.key, message: $0.message, offset: $0.offset)
         }
         let verdict = link.kind == .ulc

@@ -12,9 +12,7 @@ public enum XCallbackSuite {
         operations: [parse, build, callback],
         reference: handlers(for: ReferenceXCallback()),
         explain: explain,
-        codeRequirements: Dictionary(
-            XCallbackViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: XCallbackViolation.Code.requirementTable
     )
 
     /// JSON handlers for the three operations, backed by any ``XCallbackSubject``.
@@ -278,7 +276,7 @@ public enum XCallbackSuite {
                                 decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) }))
         }
         let violations = link.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+            LinkExplanation.Violation(requirement: $0.requirement, level: $0.level,
                                       code: $0.key, message: $0.message, offset: $0.offset)
         }
         let verdict = link.kind == .xcallback

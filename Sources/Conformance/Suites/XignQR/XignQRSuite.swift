@@ -11,9 +11,7 @@ public enum XignQRSuite {
         operations: [redirect, pid],
         reference: handlers(for: ReferenceXignQR()),
         explain: explain,
-        codeRequirements: Dictionary(
-            XignViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: XignViolation.Code.requirementTable
     )
 
     public static func handlers(for subject: some XignQRSubject) -> [String: SuiteDefinition.Handler] {
@@ -209,7 +207,7 @@ public enum XignQRSuite {
         fields.append(.init("source-url", raw: r.sourceURL, decoded: nil))
         fields.append(.init("browser", raw: r.browser, decoded: nil))
         let violations = r.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
+            LinkExplanation.Violation(requirement: $0.requirement, level: $0.level,
                                       code: $0.key, message: $0.message, offset: $0.offset)
         }
         let verdict = r.process.map { "XignIn data: \($0.rawValue)" + (violations.isEmpty ? "" : ", with warnings") }
