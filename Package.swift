@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
-        .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
+        .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),

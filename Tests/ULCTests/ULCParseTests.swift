@@ -140,3 +140,28 @@ struct ULCParseTests {
         }
     }
 }
+
+/// What the ULC messages say about a fragment and a callback cut short.
+struct ULCMessageTests {
+    func message(_ link: String, _ key: String) -> String {
+        ULC.parse(link).violations.first { $0.key == key }?.message ?? "(no \(key))"
+    }
+
+    @Test func fragmentAfterTwoEncodedCallbacksIsTheLinksOwn() {
+        let m = message("https://app.example/logout?ulc-success=https%3A%2F%2Fs.example%2Fok&ulc-error=https%3A%2F%2Fe.example%2Fko#top", "link-has-fragment")
+        #expect(!m.contains("callback's own"))
+        #expect(m.contains("the link's own fragment"))
+    }
+
+    @Test func fragmentAfterARawCallbackBlamesIt() {
+        let m = message("https://app.example/logout?ulc-error=https%3A%2F%2Fe.example&ulc-success=https://s.example/ok#top", "link-has-fragment")
+        #expect(m.contains("ulc-success's own '#' left unencoded"))
+    }
+
+    @Test func strayItemOfARawCallbackLandsInTheAction() {
+        let link = ULC.parse("https://app.example/logout?ulc-success=https://s.example/ok?a=1&b=2&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "ulc-success:callback-raw-delimiter" }?.message ?? ""
+        #expect(m.contains("'b=2' after it was read as part of the logout action"))
+        #expect(link.action?.contains("b=2") == true)
+    }
+}
