@@ -139,12 +139,12 @@ struct CorpusLoader {
         for row in definition.codeRequirements.sorted(by: { ($0.requirement, $0.code) < ($1.requirement, $1.code) }) {
             let id = row.requirement
             guard let requirement = registry[id] else {
-                issue(.error, file: file, message: "the \(definition.name) module reports violations of '\(id)' (code \(row.code)), which the registry does not define")
+                issue(.error, file: file, message: "the \(definition.name) module reports violations of '\(id)', which the registry does not define (code \(row.code))")
                 continue
             }
             if requirement.level != row.level, let i = requirements.firstIndex(where: { $0.id == id }) {
                 issue(.error, file, doc.locations, "/requirements/\(i)/level",
-                      "the \(definition.name) module treats \(id) as \(row.level.rawValue) (code \(row.code)), the registry says \(requirement.level.rawValue)")
+                      "the \(definition.name) module treats \(id) as \(row.level.rawValue), the registry says \(requirement.level.rawValue) (code \(row.code))")
             }
         }
         return registry
