@@ -157,6 +157,15 @@ struct CheckCommandTests {
         #expect(rendering.human().contains("e%3A%2F%2Ff"))
     }
 
+    @Test func strayParameterOfACutCallbackIsExplainedWhereItLanded() throws {
+        let xcb = CheckRendering(report: Check.explain(.link(Array("myapp://x-callback-url/open?x-success=b://c?d=1&e=2".utf8))), titles: [:])
+        let e = xcb.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue?.first { $0["label"] == "parameter e" }
+        #expect(e?["note"]?.stringValue?.contains("rest of x-success's own query") == true)
+        let ulc = CheckRendering(report: Check.explain(.link(Array("https://app.example/logout?ulc-success=https://s.example/ok?a=1&b=2&ulc-error=https%3A%2F%2Fe.example".utf8))), titles: [:])
+        let action = ulc.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue?.first { $0["label"] == "action" }
+        #expect(action?["note"]?.stringValue?.contains("'b=2' is most likely the rest of ulc-success's own query") == true)
+    }
+
     // MARK: documents
 
     /// A suite that reads documents only: it counts the document's bytes and URLs, and reports

@@ -231,7 +231,17 @@ public enum ULCSuite {
         let link = ULC.parse(bytes)
         guard link.kind != .notULC else { return nil }
         let read = !link.violations.contains { $0.code == .linkTooLong }
-        var fields = [CheckExplanation.Field("action", raw: link.action, decoded: link.action.map(decodedOnce))]
+        // Items right after a callback written raw are most likely the rest of that callback.
+        var strays: [String] = []
+        for parameter in ULCParameter.allCases {
+            guard let callback = link.callback(parameter),
+                  link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter }),
+                  let stray = CallbackInspection.cut(after: callback.range, in: link.url, known: ULCParameter.allCases.map(\.rawValue),
+                                                     landedIn: "part of the logout action")?.stray else { continue }
+            strays.append("'\(CallbackInspection.shortened(stray))' is most likely the rest of \(parameter.rawValue)'s own query, cut off by a raw '&'")
+        }
+        var fields = [CheckExplanation.Field("action", raw: link.action, decoded: link.action.map(decodedOnce),
+                                             note: strays.isEmpty ? nil : strays.joined(separator: "; "))]
         let fragment = FragmentReading(link.url, parameters: ULCParameter.allCases.map(\.rawValue))
         for parameter in ULCParameter.allCases {
             let callback = link.callback(parameter)

@@ -279,11 +279,21 @@ public enum XCallbackSuite {
             fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded,
                                 note: callback == nil ? fragment?.note(for: parameter.rawValue) : nil))
         }
+        // An item right after a callback written raw is most likely the rest of that callback.
+        var strays: [Int: String] = [:]
+        for parameter in XCallbackParameter.callbacks {
+            guard let callback = link.callback(parameter),
+                  link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter.rawValue }),
+                  let cut = CallbackInspection.cut(after: callback.range, in: link.url, known: XCallbackParameter.allCases.map(\.rawValue),
+                                                   landedIn: "a parameter of the action"), cut.stray != nil else { continue }
+            strays[cut.at + 1] = parameter.rawValue
+        }
         let items = link.url.queryItems
         for item in items where !item.range.isEmpty && XCallbackParameter(rawValue: items.decodedName(item)) == nil {
             let name = String(decoding: PercentCodec.decode(link.url.bytes[item.name]), as: UTF8.self)
             fields.append(.init("parameter " + name, raw: items.rawValue(item) ?? "(no '=')",
-                                decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) }))
+                                decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) },
+                                note: strays[item.range.lowerBound].map { "most likely the rest of \($0)'s own query: the raw '&' before it cut \($0) short" }))
         }
         return CheckExplanation(suite: "xcallback", recognized: read, wording: wording,
                                 fields: fields, violations: link.violations.map { CheckExplanation.Violation($0) })
