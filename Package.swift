@@ -30,11 +30,11 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Protocol modules (reference implementations).
         .target(name: "XCallbackURL", dependencies: ["LinkRules", "LinkURL"]),
-        // XignSys links: source-url is read the way callbacks are (CallbackInspection,
-        // ParameterOccurrences from XCallbackURL).
+        // XignSys links: source-url is read the way callbacks are, and a fragment the same way
+        // (CallbackInspection, ParameterOccurrences, FragmentReading from XCallbackURL).
         .target(name: "XignQR", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
         // ULC is x-callback-url on top of universal links: it reads callbacks the same way
-        // (CallbackInspection, ParameterOccurrences, CallbackValue from XCallbackURL).
+        // (CallbackInspection, ParameterOccurrences, CallbackValue, FragmentReading from XCallbackURL).
         .target(name: "ULC", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
         // The invariants the fuzz targets check, one small module per protocol so that each fuzz
         // binary holds only what it fuzzes; replayed by `swift test` as well.

@@ -95,7 +95,7 @@ private struct Parser {
         guard let first = syntax.first else { return }
         let count = syntax.count + url.droppedDiagnostics
         violations.append(ULCViolation(.linkInvalidSyntax, offset: first.offset,
-            message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(first.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
+            message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(first))); Foundation then re-encodes the whole query and reads every parameter differently"))
     }
 
     mutating func callback(_ parameter: ULCParameter, _ found: ParameterOccurrences) -> ULCCallback? {

@@ -155,11 +155,22 @@ public enum CallbackInspection {
             return "\(name) reads '\(shortened(text(nil)))', which has no host" + suffix
         case .userinfo(let range):
             return "\(name) carries user information ('\(shortened(text(range)))@'); a host after '@' is a classic way to disguise where a link leads"
-        case .invalidSyntax(let problem) where problem.code == .nonASCII && problem.component == .host:
-            return "\(name) is not a valid URL: raw non-ASCII byte at \(problem.offset) in the host of the decoded value; write an internationalized host in its IDNA form (punycode, 'xn--...'): percent-encoded UTF-8 bytes make a host name no system resolves"
         case .invalidSyntax(let problem):
-            return "\(name) is not a valid URL: \(problem.message) of the decoded value"
+            return "\(name) is not a valid URL: \(advice(problem)) (in the decoded value)"
         }
+    }
+
+    /// A syntax problem in words, with the right advice for where it is: a raw non-ASCII byte
+    /// in a host calls for the IDNA form (punycode), since percent-encoded UTF-8 makes a host
+    /// name no system resolves; anything else is worded as ``LinkURL/URLDiagnostic/message``.
+    ///
+    /// ```swift
+    /// let url = LinkURL(parsing: "https://b\u{00FC}cher.example/")
+    /// CallbackInspection.advice(url.diagnostics[0])   // "raw non-ASCII byte at 9 in the host; write ... 'xn--...' ..."
+    /// ```
+    public static func advice(_ problem: URLDiagnostic) -> String {
+        guard problem.code == .nonASCII, problem.component == .host else { return problem.message }
+        return "raw non-ASCII byte at \(problem.offset) in the host; write an internationalized host in its IDNA form (punycode, 'xn--...'): percent-encoded UTF-8 bytes make a host name no system resolves"
     }
 
     /// Text cut to 80 characters for messages.

@@ -23,7 +23,7 @@ struct XCallbackParser {
         if let problem = url.scan.firstSyntaxDiagnostic {
             let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
-                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(problem.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
+                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
         if let fragment = FragmentReading(url, parameters: XCallbackParameter.allCases.map(\.rawValue)) {
             violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,

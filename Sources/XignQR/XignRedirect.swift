@@ -105,7 +105,7 @@ struct RedirectReader {
 
         if let problem = url.scan.firstSyntaxDiagnostic {
             violations.append(XignViolation(.linkInvalidSyntax, offset: problem.offset,
-                message: "the link is not valid RFC 3986 syntax (first: \(problem.message)); Foundation then re-encodes the whole query, pid included"))
+                message: "the link is not valid RFC 3986 syntax (first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query, pid included"))
         }
         var found = Found()
         url.bytes.withUnsafeBufferPointer { b in

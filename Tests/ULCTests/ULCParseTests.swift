@@ -165,3 +165,24 @@ struct ULCMessageTests {
         #expect(link.action?.contains("b=2") == true)
     }
 }
+
+/// Hosts are internationalized with IDNA, not percent-encoding.
+struct ULCHostAdviceTests {
+    @Test func nonASCIIActionHostIsToldToUseIDNA() {
+        let link = ULC.parse("https://b\u{00FC}cher.example/logout?ulc-success=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "link-invalid-syntax" }?.message ?? ""
+        #expect(m.contains("xn--") && !m.contains("percent-encode its UTF-8 bytes"))
+    }
+
+    @Test func nonASCIIInTheQueryKeepsThePercentEncodingAdvice() {
+        let link = ULC.parse("https://a.example/logout?x=\u{00FC}&ulc-success=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "link-invalid-syntax" }?.message ?? ""
+        #expect(m.contains("percent-encode its UTF-8 bytes"))
+    }
+
+    @Test func nonASCIICallbackHostIsToldToUseIDNA() {
+        let link = ULC.parse("https://a.example/logout?ulc-success=https%3A%2F%2Fb%C3%BCcher.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "ulc-success:callback-invalid-url" }?.message ?? ""
+        #expect(m.contains("IDNA"))
+    }
+}
