@@ -21,8 +21,7 @@ struct CheckCommand: ParsableCommand {
             then one verdict line. Exit 0 when a suite recognises the subject and it breaks no \
             MUST rule (the JSON's "valid"), 1 otherwise, 2 when the input cannot be read, 64 for \
             a usage error.
-
-            """ + documentHelp(SuiteRegistry.all))
+            """ + "\n\n" + documentHelp(SuiteRegistry.all))
 
     @Argument(help: ArgumentHelp("The link, or '-' to read it from stdin; with --document, URLs to check against the document.",
                                  valueName: "link"))
@@ -34,7 +33,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check a document (an association file) instead of a link.", valueName: "path"))
     var document: String?
 
-    @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; see the list below).", valueName: "key=value"))
+    @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; the parameters are listed under Documents above).", valueName: "key=value"))
     var with: [String] = []
 
     @Flag(help: "Print JSON.")

@@ -109,7 +109,7 @@ public enum CallbackInspection {
     ///
     /// ```swift
     /// let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b://c?d=1&e=2")
-    /// CallbackInspection.cut(after: 31..<42, in: url, known: ["x-success"], landedIn: "an action parameter")?.stray   // "e=2"
+    /// CallbackInspection.cut(after: 31..<40, in: url, known: ["x-success"], landedIn: "an action parameter")?.stray   // "e=2"
     /// ```
     public static func cut(after value: Range<Int>, in url: LinkURL, known: [String], landedIn: String) -> Cut? {
         guard value.upperBound < url.bytes.count else { return nil }

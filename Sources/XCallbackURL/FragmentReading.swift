@@ -79,7 +79,7 @@ public struct FragmentReading: Sendable, Hashable {
     ///
     /// ```swift
     /// reading.message(form: "the x-callback-url form")
-    /// // "the URL has a fragment ('#' at byte 37); the x-callback-url form has none: most likely
+    /// // "the URL has a fragment ('#' at byte 36); the x-callback-url form has none: most likely
     /// //  x-success's own '#' left unencoded, which cut x-success short; ..."
     /// ```
     public func message(form: String, subject: String = "link") -> String {
