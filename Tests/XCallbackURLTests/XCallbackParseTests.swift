@@ -208,3 +208,25 @@ struct XCallbackMessageTests {
         #expect(!m.contains("percent-encode its UTF-8 bytes"))
     }
 }
+
+/// `FragmentReading`: the documented example holds.
+struct FragmentReadingTests {
+    @Test func rawCallbackBeforeTheHashIsTheOneCutAndSwallowedParametersAreListed() throws {
+        let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b://c#top&x-error=e%3A%2F%2Ff")
+        let reading = try #require(FragmentReading(url, parameters: ["x-success", "x-error"]))
+        #expect(reading.hash == 36 && reading.cut == "x-success" && !reading.afterEncodedValue)
+        #expect(reading.swallowed.map(\.name) == ["x-error"] && reading.swallowed.first?.value == "e%3A%2F%2Ff")
+        #expect(reading.note(for: "x-error")?.contains("in the fragment") == true)
+        #expect(reading.note(for: "x-success") == nil)
+    }
+
+    @Test func encodedValueBeforeTheHashIsNotCut() throws {
+        let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b%3A%2F%2Fc#top")
+        let reading = try #require(FragmentReading(url, parameters: ["x-success"]))
+        #expect(reading.cut == nil && reading.afterEncodedValue && reading.swallowed.isEmpty)
+    }
+
+    @Test func noFragmentNoReading() {
+        #expect(FragmentReading(LinkURL(parsing: "s://x-callback-url/a?x-success=b%3A%2F%2Fc"), parameters: []) == nil)
+    }
+}
