@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "linkconform", targets: ["linkconform"]),
         .executable(name: "linkconform-bench", targets: ["linkconform-bench"]),
+        .library(name: "LinkRules", targets: ["LinkRules"]),
         .library(name: "LinkURL", targets: ["LinkURL"]),
         .library(name: "ULC", targets: ["ULC"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
@@ -22,14 +23,19 @@ let package = Package(
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
         .target(name: "LinkJSON"),
         .target(name: "LinkURL"),
+        // The rule vocabulary every protocol module and the Conformance layer share: levels,
+        // violation codes tied to requirements, the violation shape. No dependencies.
+        .target(name: "LinkRules"),
         // Seeded random numbers for property tests, benchmark inputs and fuzz replays.
         .target(name: "SeededRandom"),
         // Protocol modules (reference implementations).
-        .target(name: "XCallbackURL", dependencies: ["LinkURL"]),
-        // XignSys links: source-url is read the way callbacks are.
-        .target(name: "XignQR", dependencies: ["LinkURL", "XCallbackURL"]),
-        // ULC is x-callback-url on top of universal links: it reads callbacks the same way.
-        .target(name: "ULC", dependencies: ["LinkURL", "XCallbackURL"]),
+        .target(name: "XCallbackURL", dependencies: ["LinkRules", "LinkURL"]),
+        // XignSys links: source-url is read the way callbacks are, and a fragment the same way
+        // (CallbackInspection, ParameterOccurrences, FragmentReading from XCallbackURL).
+        .target(name: "XignQR", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
+        // ULC is x-callback-url on top of universal links: it reads callbacks the same way
+        // (CallbackInspection, ParameterOccurrences, CallbackValue, FragmentReading from XCallbackURL).
+        .target(name: "ULC", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
         // The invariants the fuzz targets check, one small module per protocol so that each fuzz
         // binary holds only what it fuzzes; replayed by `swift test` as well.
         // Each keeps its libFuzzer executables in Targets/ (below).
@@ -41,7 +47,7 @@ let package = Package(
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
         .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
         // give-up), and the server side behind `linkconform adapter`.
         .target(name: "AdapterHarness", dependencies: ["Conformance", "LinkJSON", "LinkURL"]),
@@ -80,7 +86,7 @@ let package = Package(
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
-        .testTarget(name: "XignQRTests", dependencies: ["XignQR", "SeededRandom"]),
+        .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),

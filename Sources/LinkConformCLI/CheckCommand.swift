@@ -7,24 +7,34 @@ import LinkURL
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Explain one link: which protocol, what it asks for, and every rule it breaks.",
+        abstract: "Explain one link (or one document): which protocol, what it asks for, and every rule it breaks.",
         discussion: """
             Examples:
               linkconform check 'https://cisco.webex.com/logout?ulc-success=https%3A%2F%2Fsampledomain.com%2Fsuccess&ulc-error=https%3A%2F%2Fsampledomain.com%2Ferror'
               linkconform check --json '<link>'
               linkconform check --file link.txt        (raw bytes: invalid UTF-8 and huge links welcome)
               printf '%s' '<link>' | linkconform check -
+              linkconform check --document FILE [--with KEY=VALUE]... [URL...]
 
-            For each protocol that recognises the link, prints the parts (raw and decoded) and every \
-            violation with its requirement id, level and byte offset. Exit 0 when a protocol \
-            recognises the link and it breaks no MUST rule, 1 otherwise, 2 when the input cannot be read.
-            """)
+            For each suite that recognises the subject, prints the parts (raw as written and \
+            decoded once) and every violation with its requirement id, level and byte offset, \
+            then one verdict line. Exit 0 when a suite recognises the subject and it breaks no \
+            MUST rule (the JSON's "valid"), 1 otherwise, 2 when the input cannot be read, 64 for \
+            a usage error.
+            """ + "\n\n" + documentHelp(SuiteRegistry.all))
 
-    @Argument(help: ArgumentHelp("The link, or '-' to read it from stdin.", valueName: "link"))
-    var link: String?
+    @Argument(help: ArgumentHelp("The link, or '-' to read it from stdin; with --document, URLs to check against the document.",
+                                 valueName: "link"))
+    var inputs: [String] = []
 
     @Option(help: ArgumentHelp("Read the link from a file (its bytes as they are; one trailing newline is ignored).", valueName: "path"))
     var file: String?
+
+    @Option(help: ArgumentHelp("Check a document (an association file) instead of a link.", valueName: "path"))
+    var document: String?
+
+    @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; the parameters are listed under Documents above).", valueName: "key=value"))
+    var with: [String] = []
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -35,51 +45,63 @@ struct CheckCommand: ParsableCommand {
     /// Largest input read from a file or stdin; anything longer is cut and reported as too long.
     static let maxInput = 16 << 20
 
+    /// The document parameters of every suite, for the help text.
+    static func documentHelp(_ suites: [SuiteDefinition]) -> String {
+        let readers = suites.filter(\.readsDocuments)
+        guard !readers.isEmpty else { return "Documents: no suite reads documents yet." }
+        var lines = ["Documents (--document), read by: " + readers.map(\.name).joined(separator: ", ") + "."]
+        let parameters = Check.documentParameters(suites: readers)
+        lines.append(parameters.isEmpty ? "No --with parameters." : "Parameters (--with KEY=VALUE):")
+        for p in parameters { lines.append("  \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.help)") }
+        return lines.joined(separator: "\n")
+    }
+
     func validate() throws {
-        if (link == nil) == (file == nil) { throw ValidationError("give either a link argument (or '-') or --file") }
+        if document != nil {
+            if file != nil { throw ValidationError("give either --document or a link, not both") }
+            do {
+                try Check.validate(parameters: try Check.parameters(with))
+            } catch {
+                throw ValidationError(error.message)
+            }
+            return
+        }
+        if !with.isEmpty { throw ValidationError("--with asks a question of a document: give --document too") }
+        if inputs.count > 1 { throw ValidationError("give one link (URLs after it are for --document)") }
+        if inputs.isEmpty == (file == nil) { throw ValidationError("give either a link argument (or '-') or --file") }
     }
 
     func run() throws {
-        let bytes = try readInput()
-        let explanations = SuiteRegistry.all.compactMap { $0.explain(bytes) }
-        let url = LinkURL(parsing: bytes)
-        let titles = requirementTitles()
-        if json {
-            var root = JSONObject()
-            root["link"] = .string(shown(bytes))
-            root["bytes"] = .int(bytes.count)
-            root["recognized"] = .bool(!explanations.isEmpty)
-            root["valid"] = .bool(explanations.contains { $0.valid })
-            root["url"] = urlJSON(url)
-            root["protocols"] = .array(explanations.map { explanation in
-                var o = explanation.json.objectValue ?? JSONObject()
-                o["violations"] = .array((o["violations"]?.arrayValue ?? []).map { v in
-                    var item = v.objectValue ?? JSONObject()
-                    item["title"] = .string(titles[item["requirement"]?.stringValue ?? ""])
-                    return .object(item)
-                })
-                return .object(o)
-            })
-            Console.line(JSONValue.object(root).serialized(pretty: true))
-        } else {
-            printHuman(bytes, url, explanations, titles)
-        }
-        if !explanations.contains(where: { $0.valid }) { throw Exit.failures }
+        let subject = try readSubject()
+        let rendering = CheckRendering(report: Check.explain(subject), titles: requirementTitles())
+        Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())
+        if rendering.exitCode != 0 { throw ExitCode(rendering.exitCode) }
     }
 
-    func readInput() throws -> [UInt8] {
-        var data: Data
-        if let file {
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                Console.error("cannot read \(file)")
-                throw Exit.harness
-            }
-            data = (try? handle.read(upToCount: Self.maxInput + 1)) ?? Data()
-        } else if link == "-" {
-            data = (try? FileHandle.standardInput.read(upToCount: Self.maxInput + 1)) ?? Data()
-        } else {
-            return rawArgument(link ?? "")
+    func readSubject() throws -> CheckSubject {
+        if let document {
+            let bytes = try readFile(document, trimNewline: false)
+            return .document(CheckDocument(path: document, bytes: bytes, parameters: (try? Check.parameters(with)) ?? [:], urls: inputs))
         }
+        if let file { return .link(try readFile(file, trimNewline: true)) }
+        if inputs.first == "-" {
+            return .link(trimmed((try? FileHandle.standardInput.read(upToCount: Self.maxInput + 1)) ?? Data()))
+        }
+        return .link(rawArgument(inputs.first ?? ""))
+    }
+
+    func readFile(_ path: String, trimNewline: Bool) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            Console.error("cannot read \(path)")
+            throw Exit.harness
+        }
+        let data = (try? handle.read(upToCount: Self.maxInput + 1)) ?? Data()
+        return trimNewline ? trimmed(data) : [UInt8](data)
+    }
+
+    /// One trailing newline (LF or CRLF) removed.
+    func trimmed(_ input: Data) -> [UInt8] {
+        var data = input
         if data.last == 0x0A { data.removeLast() }
         if data.last == 0x0D { data.removeLast() }
         return [UInt8](data)
@@ -101,67 +123,5 @@ struct CheckCommand: ParsableCommand {
         var titles: [String: String] = [:]
         for suite in loaded.suites { for r in suite.registry.requirements { titles[r.id] = r.title } }
         return titles
-    }
-
-    /// The link for display: invalid UTF-8 repaired, long links shortened.
-    func shown(_ bytes: [UInt8]) -> String {
-        let limit = 300
-        let head = String(decoding: bytes.prefix(limit), as: UTF8.self)
-        return bytes.count <= limit ? head : head + "... (\(bytes.count) bytes)"
-    }
-
-    func urlJSON(_ url: LinkURL) -> JSONValue {
-        var o = JSONObject()
-        for component in URLComponent.allCases {
-            if let text = url.text(of: component) {
-                o[component.rawValue] = .string(text.count > 300 ? String(text.prefix(297)) + "..." : text)
-            }
-        }
-        o["diagnostics"] = .array(url.diagnostics.map { d in
-            ["code": .string(d.code.rawValue), "offset": .int(d.offset), "component": .string(d.component?.rawValue), "message": .string(d.message)]
-        })
-        if url.droppedDiagnostics > 0 { o["moreDiagnostics"] = .int(url.droppedDiagnostics) }
-        return .object(o)
-    }
-
-    func printHuman(_ bytes: [UInt8], _ url: LinkURL, _ explanations: [LinkExplanation], _ titles: [String: String]) {
-        Console.line(shown(bytes))
-        if explanations.isEmpty {
-            Console.line("not a link of any protocol LinkConform checks: " + SuiteRegistry.all.map { "\($0.name) reads \($0.recognizes)" }.joined(separator: "; "))
-            if url.isOverLimit {
-                Console.line("  the link is over the \(URLLimits.default.maxLength)-byte limit and was not split")
-            } else {
-                for component in URLComponent.allCases {
-                    if let text = url.text(of: component) { Console.line("  \(component.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(text)") }
-                }
-            }
-            for d in url.diagnostics { Console.line("  syntax: \(d.message)") }
-            return
-        }
-        for e in explanations {
-            Console.line("\(e.suite): \(e.verdict)")
-            for field in e.fields {
-                let width = max(12, e.fields.map(\.label.count).max() ?? 0)
-                let label = field.label.padding(toLength: width, withPad: " ", startingAt: 0)
-                switch (field.raw, field.decoded) {
-                case (nil, _): Console.line("  \(label) (absent)")
-                case (let raw?, nil): Console.line("  \(label) \(raw)")
-                case (let raw?, let decoded?):
-                    Console.line("  \(label) raw      \(raw)")
-                    Console.line("  \(String(repeating: " ", count: width)) decoded  \(decoded)")
-                }
-            }
-            if e.violations.isEmpty {
-                Console.line("  violations   none")
-                continue
-            }
-            Console.line("  violations (\(e.violations.count)):")
-            for v in e.violations {
-                let at = v.offset.map { " at byte \($0)" } ?? ""
-                let title = titles[v.requirement].map { " (\($0))" } ?? ""
-                Console.line("    \(v.requirement) \(v.level.rawValue)\(title): \(v.code)\(at)")
-                Console.line("      \(v.message)")
-            }
-        }
     }
 }

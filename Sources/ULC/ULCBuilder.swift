@@ -80,7 +80,7 @@ extension ULC {
 
     /// A callback finding (shared with x-callback-url) as a ULC violation.
     static func violation(_ finding: CallbackFinding, _ parameter: ULCParameter, offset: Int?,
-                          text: (Range<Int>?) -> String) -> ULCViolation {
+                          cut: CallbackInspection.Cut? = nil, text: (Range<Int>?) -> String) -> ULCViolation {
         let code: ULCViolation.Code
         var at = offset
         switch finding {
@@ -94,7 +94,7 @@ extension ULC {
         }
         let suffix = finding == .notAbsolute ? "; it must be a universal link (https://host/...)" : ""
         return ULCViolation(code, parameter: parameter, offset: at,
-                            message: CallbackInspection.message(finding, parameter: parameter.rawValue, suffix: suffix, text: text))
+                            message: CallbackInspection.message(finding, parameter: parameter.rawValue, suffix: suffix, cut: cut, text: text))
     }
 
     /// ULC's own demand on top of x-callback-url: callbacks are universal links.

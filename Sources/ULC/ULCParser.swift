@@ -56,9 +56,8 @@ private struct Parser {
 
         checkAction()
         checkSyntax()
-        if let fragment = url.fragment {
-            violations.append(ULCViolation(.linkHasFragment, offset: fragment.lowerBound - 1,
-                message: "the link has a fragment ('#' at byte \(fragment.lowerBound - 1)); the ULC form has none, so it is most likely a callback's own '#' left unencoded"))
+        if let fragment = FragmentReading(url, parameters: ULCParameter.allCases.map(\.rawValue)) {
+            violations.append(ULCViolation(.linkHasFragment, offset: fragment.hash, message: fragment.message(form: "the ULC form")))
         }
         let success = callback(.success, successItems)
         let error = callback(.error, errorItems)
@@ -96,7 +95,7 @@ private struct Parser {
         guard let first = syntax.first else { return }
         let count = syntax.count + url.droppedDiagnostics
         violations.append(ULCViolation(.linkInvalidSyntax, offset: first.offset,
-            message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(first.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
+            message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(first))); Foundation then re-encodes the whole query and reads every parameter differently"))
     }
 
     mutating func callback(_ parameter: ULCParameter, _ found: ParameterOccurrences) -> ULCCallback? {
@@ -124,7 +123,12 @@ private struct Parser {
         let words = { (r: Range<Int>?) in r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text }
         // How the value was written, then what its URL lacks: https first.
         for finding in findings where finding.concernsEncoding {
-            violations.append(ULC.violation(finding, parameter, offset: at, text: words))
+            var cut: CallbackInspection.Cut?
+            if case .rawDelimiter = finding {
+                cut = CallbackInspection.cut(after: valueRange, in: url, known: ULCParameter.allCases.map(\.rawValue),
+                                             landedIn: "part of the logout action")
+            }
+            violations.append(ULC.violation(finding, parameter, offset: at, cut: cut, text: words))
         }
         if nested.decoded != nil, !nested.isDoubleEncoded, let scheme = nested.scan.scheme, !nested.scan.isHTTPS {
             violations.append(ULC.notHTTPS(parameter, offset: at, scheme: words(scheme)))

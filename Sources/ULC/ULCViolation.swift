@@ -1,4 +1,4 @@
-import XCallbackURL
+import LinkRules
 
 /// One way a link breaks a ULC rule, tied to the requirement it breaks.
 ///

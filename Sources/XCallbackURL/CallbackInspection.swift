@@ -89,15 +89,62 @@ public enum CallbackInspection {
         if let problem = scan.firstSyntaxDiagnostic { report(.invalidSyntax(problem)) }
     }
 
+    /// Where a value written raw ended: at a `&` (and what came after it, when that is not one
+    /// of the protocol's own parameters) or at a `#`.
+    public struct Cut: Sendable, Hashable {
+        /// Offset of the delimiter in the link.
+        public let at: Int
+        /// `&` or `#`.
+        public let delimiter: UInt8
+        /// The item right after a `&`, as written, when it is not a parameter of the protocol:
+        /// most likely the rest of the value's own query.
+        public let stray: String?
+        /// Where the stray item went, in words (`a parameter of the action`).
+        public let landedIn: String
+    }
+
+    /// What ended the value at `value` in `url`: nil when the value runs to the end of the link.
+    /// `known` are the protocol's own parameter names (an item after the `&` with one of these
+    /// names is not stray).
+    ///
+    /// ```swift
+    /// let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b://c?d=1&e=2")
+    /// CallbackInspection.cut(after: 31..<40, in: url, known: ["x-success"], landedIn: "an action parameter")?.stray   // "e=2"
+    /// ```
+    public static func cut(after value: Range<Int>, in url: LinkURL, known: [String], landedIn: String) -> Cut? {
+        guard value.upperBound < url.bytes.count else { return nil }
+        let delimiter = url.bytes[value.upperBound]
+        if delimiter == UInt8(ascii: "#") { return Cut(at: value.upperBound, delimiter: delimiter, stray: nil, landedIn: landedIn) }
+        guard delimiter == UInt8(ascii: "&") else { return nil }
+        var stray: String?
+        url.forEachQueryItem { item in
+            guard item.range.lowerBound == value.upperBound + 1, !item.range.isEmpty else { return }
+            let name = PercentCodec.decodedText(url.bytes, in: item.name)
+            if !known.contains(name) { stray = url.text(in: item.range) }
+        }
+        return Cut(at: value.upperBound, delimiter: delimiter, stray: stray, landedIn: landedIn)
+    }
+
     /// A finding in words, for a parameter named `name`. `text` gives the text of a range of
-    /// the decoded URL (nil: all of it); `suffix` adds what the protocol requires instead.
+    /// the decoded URL (nil: all of it); `suffix` adds what the protocol requires instead;
+    /// `cut` (for `rawDelimiter`) says what ended the raw value, from ``cut(after:in:known:landedIn:)``.
     public static func message(_ finding: CallbackFinding, parameter name: String, suffix: String = "",
-                               text: (Range<Int>?) -> String) -> String {
+                               cut: Cut? = nil, text: (Range<Int>?) -> String) -> String {
         switch finding {
         case .doubleEncoded:
             return "\(name) is encoded twice: decoded once it still reads '\(shortened(text(nil)))'; it must be decoded exactly once, so it is not a URL"
         case .rawDelimiter(let offset, let byte):
-            return "\(name) holds a raw '\(Character(Unicode.Scalar(byte)))' at byte \(offset): the nested URL was not percent-encoded, so a '&' or '#' of its own would already have cut it"
+            let start = "\(name) holds a raw '\(Character(Unicode.Scalar(byte)))' at byte \(offset): the nested URL was not percent-encoded"
+            guard let cut else {
+                return start + "; it runs to the end of the link here, but any '&' or '#' of its own would cut it short"
+            }
+            if cut.delimiter == UInt8(ascii: "#") {
+                return start + ", and the raw '#' at byte \(cut.at) cut it short there: what follows is the link's fragment, which no reader passes on"
+            }
+            if let stray = cut.stray {
+                return start + ", and the raw '&' at byte \(cut.at) cut it short there: '\(shortened(stray))' after it was read as \(cut.landedIn), most likely the rest of \(name)'s own query"
+            }
+            return start + "; it ends at the '&' at byte \(cut.at), so any '&' of its own would have cut it short there"
         case .plus(let offset):
             return "\(name) holds a raw '+' at byte \(offset): RFC 3986 readers keep it, form-style readers (URLSearchParams, parse_qsl) read a space; encode it as %2B"
         case .notUTF8:
@@ -109,8 +156,21 @@ public enum CallbackInspection {
         case .userinfo(let range):
             return "\(name) carries user information ('\(shortened(text(range)))@'); a host after '@' is a classic way to disguise where a link leads"
         case .invalidSyntax(let problem):
-            return "\(name) is not a valid URL: \(problem.message) of the decoded value"
+            return "\(name) is not a valid URL: \(advice(problem)) (in the decoded value)"
         }
+    }
+
+    /// A syntax problem in words, with the right advice for where it is: a raw non-ASCII byte
+    /// in a host calls for the IDNA form (punycode), since percent-encoded UTF-8 makes a host
+    /// name no system resolves; anything else is worded as ``LinkURL/URLDiagnostic/message``.
+    ///
+    /// ```swift
+    /// let url = LinkURL(parsing: "https://b\u{00FC}cher.example/")
+    /// CallbackInspection.advice(url.diagnostics[0])   // "raw non-ASCII byte at 9 in the host; write ... 'xn--...' ..."
+    /// ```
+    public static func advice(_ problem: URLDiagnostic) -> String {
+        guard problem.code == .nonASCII, problem.component == .host else { return problem.message }
+        return "raw non-ASCII byte at \(problem.offset) in the host; write an internationalized host in its IDNA form (punycode, 'xn--...'): percent-encoded UTF-8 bytes make a host name no system resolves"
     }
 
     /// Text cut to 80 characters for messages.

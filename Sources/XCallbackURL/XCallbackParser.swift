@@ -23,11 +23,11 @@ struct XCallbackParser {
         if let problem = url.scan.firstSyntaxDiagnostic {
             let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
-                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(problem.message)); Foundation then re-encodes the whole query and reads every parameter differently"))
+                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
-        if let fragment = url.fragment {
-            violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.lowerBound - 1,
-                message: "the URL has a fragment ('#' at byte \(fragment.lowerBound - 1)); the x-callback-url form has none, so it is most likely a callback's own '#' left unencoded, which cut that callback short"))
+        if let fragment = FragmentReading(url, parameters: XCallbackParameter.allCases.map(\.rawValue)) {
+            violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,
+                                                 message: fragment.message(form: "the x-callback-url form", subject: "URL")))
         }
 
         // One pass over the query: the x-callback parameters are counted, action parameters
@@ -207,7 +207,12 @@ struct XCallbackParser {
             case .doubleEncoded, .notUTF8, .notAbsolute: unusable = true
             default: break
             }
-            violations.append(Self.violation(finding, parameter: name, offset: at) { r in
+            var cut: CallbackInspection.Cut?
+            if case .rawDelimiter = finding {
+                cut = CallbackInspection.cut(after: valueRange, in: url, known: XCallbackParameter.allCases.map(\.rawValue),
+                                             landedIn: "a parameter of the action")
+            }
+            violations.append(Self.violation(finding, parameter: name, offset: at, cut: cut) { r in
                 r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text
             })
         }
@@ -222,7 +227,7 @@ struct XCallbackParser {
 
     /// A finding as an x-callback-url violation (`noHost` is not one: custom schemes need no host).
     static func violation(_ finding: CallbackFinding, parameter name: String, offset: Int,
-                          text: (Range<Int>?) -> String) -> XCallbackViolation {
+                          cut: CallbackInspection.Cut? = nil, text: (Range<Int>?) -> String) -> XCallbackViolation {
         let code: XCallbackViolation.Code
         switch finding {
         case .doubleEncoded: code = .callbackDoubleEncoded
@@ -239,6 +244,6 @@ struct XCallbackParser {
         default: at = offset
         }
         return XCallbackViolation(code, parameter: name, offset: at,
-                                  message: CallbackInspection.message(finding, parameter: name, text: text))
+                                  message: CallbackInspection.message(finding, parameter: name, cut: cut, text: text))
     }
 }

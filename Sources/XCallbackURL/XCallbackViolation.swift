@@ -1,3 +1,5 @@
+import LinkRules
+
 /// One way an x-callback-url breaks a rule, tied to the requirement it breaks
 /// (`Corpus/xcallback/requirements.json`).
 ///

@@ -22,6 +22,23 @@ public struct XignRedirect: Sendable {
     /// `browser` decoded once.
     public let browser: String?
     public let violations: [XignViolation]
+    /// The parameters as written in the link (not decoded), each when it appears once with a
+    /// value; kept whether or not the link starts a process, so that a check can show them.
+    public let written: Written
+
+    /// Parameter values as they stand in the link.
+    public struct Written: Sendable, Hashable {
+        public var action: String?
+        public var pid: String?
+        public var sourceURL: String?
+        public var browser: String?
+        public init(action: String? = nil, pid: String? = nil, sourceURL: String? = nil, browser: String? = nil) {
+            self.action = action
+            self.pid = pid
+            self.sourceURL = sourceURL
+            self.browser = browser
+        }
+    }
 
     public var violationKeys: [String] { violations.map(\.key) }
 }
@@ -53,6 +70,7 @@ struct RedirectReader {
     let schemes: [String]
     let hosts: [String]
     var violations: [XignViolation] = []
+    var written = XignRedirect.Written()
 
     init(url: LinkURL, schemes: [String], hosts: [String]) {
         self.url = url
@@ -64,7 +82,7 @@ struct RedirectReader {
     static let initPath = Array("/in-app/process/init".utf8)
 
     func none() -> XignRedirect {
-        XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations)
+        XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations, written: written)
     }
 
     mutating func run() -> XignRedirect {
@@ -87,7 +105,7 @@ struct RedirectReader {
 
         if let problem = url.scan.firstSyntaxDiagnostic {
             violations.append(XignViolation(.linkInvalidSyntax, offset: problem.offset,
-                message: "the link is not valid RFC 3986 syntax (first: \(problem.message)); Foundation then re-encodes the whole query, pid included"))
+                message: "the link is not valid RFC 3986 syntax (first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query, pid included"))
         }
         var found = Found()
         url.bytes.withUnsafeBufferPointer { b in
@@ -98,6 +116,12 @@ struct RedirectReader {
                 else if item.name(in: b, equals: "browser") { found.browser.add(item) }
             }
         }
+
+        func text(_ found: ParameterOccurrences) -> String? {
+            found.single?.value.flatMap { $0.isEmpty ? nil : url.text(in: $0) }
+        }
+        written = XignRedirect.Written(action: form == .appLink ? text(found.action) : nil, pid: text(found.pid),
+                                       sourceURL: text(found.sourceURL), browser: text(found.browser))
 
         var processName: String?
         switch form {
@@ -149,6 +173,11 @@ struct RedirectReader {
         case .repeated: break
         }
 
+        if let fragment = FragmentReading(url, parameters: ["pid", "action", "source-url", "browser"]) {
+            violations.append(XignViolation(.linkHasFragment, offset: fragment.hash,
+                                            message: fragment.message(form: "the XignSys link form")))
+        }
+
         var sourceURL: String?
         switch reading(found.sourceURL, "source-url") {
         case .absent, .repeated: break
@@ -165,9 +194,9 @@ struct RedirectReader {
         }
 
         guard !violations.contains(where: { $0.level == .must }) else {
-            return XignRedirect(process: nil, form: form, pid: nil, sourceURL: nil, browser: nil, violations: violations)
+            return XignRedirect(process: nil, form: form, pid: nil, sourceURL: nil, browser: nil, violations: violations, written: written)
         }
-        return XignRedirect(process: process, form: form, pid: pid, sourceURL: sourceURL, browser: browser, violations: violations)
+        return XignRedirect(process: process, form: form, pid: pid, sourceURL: sourceURL, browser: browser, violations: violations, written: written)
     }
 
     /// Reads one parameter, reporting a repeat.

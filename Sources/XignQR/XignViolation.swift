@@ -1,4 +1,4 @@
-import XCallbackURL
+import LinkRules
 
 /// One way a link breaks a rule of the XignSys link forms, tied to the requirement it breaks
 /// (`Corpus/xignqr/requirements.json`).
@@ -25,6 +25,15 @@ public enum XignViolationCode: String, RuleCode {
     case pidPlus = "pid-plus"
     case linkInvalidSyntax = "link-invalid-syntax"
     case linkTooLong = "link-too-long"
+    case linkHasFragment = "link-has-fragment"
+    /// Only from ``XignQR/checkPID(_:)``: the pid's base64 is refused (no safe repair).
+    case pidRefused = "pid-refused"
+    /// Only from ``XignQR/checkPID(_:)``: the pid needed a named repair.
+    case pidRepaired = "pid-repaired"
+    /// Only from ``XignQR/checkPID(_:)``: the decoded pid is not protocol-buffers wire format.
+    case pidNotProtobuf = "pid-not-protobuf"
+    /// Only from ``XignQR/checkPID(_:)``: the pid is over the decoder's limits.
+    case pidOverLimit = "pid-over-limit"
 
     public var requirement: String {
         switch self {
@@ -38,13 +47,18 @@ public enum XignViolationCode: String, RuleCode {
         case .pidPlus: "XQR-D7"
         case .linkInvalidSyntax: "XQR-D8"
         case .linkTooLong: "XQR-D13"
+        case .linkHasFragment: "XQR-D14"
+        case .pidRepaired: "XQR-D9"
+        case .pidRefused: "XQR-D10"
+        case .pidNotProtobuf: "XQR-D11"
+        case .pidOverLimit: "XQR-D12"
         }
     }
 
     public var level: RuleLevel {
         switch self {
-        case .processNotLowercase, .pidPlus, .linkInvalidSyntax: .should
-        case .linkTooLong: .info
+        case .processNotLowercase, .pidPlus, .linkInvalidSyntax, .linkHasFragment, .pidRepaired, .pidNotProtobuf: .should
+        case .linkTooLong, .pidOverLimit: .info
         default: .must
         }
     }

@@ -1,5 +1,7 @@
+import Conformance
 import Foundation
 import LinkJSON
+@testable import LinkConformCLI
 import Testing
 
 /// `linkconform check`: one link explained.
@@ -62,5 +64,161 @@ struct CheckCommandTests {
     @Test func missingInputIsAUsageError() async throws {
         #expect(try await CLI.run(["check"]).status == 64)
         #expect(try await CLI.run(["check", "--file", "/nonexistent"]).status == 2)
+    }
+
+    // MARK: one verdict, three outputs (in process)
+
+    /// The corpus inputs of the parse-like operations that are links.
+    static let corpusLinks: [(id: String, link: String)] = {
+        let corpus = Corpus.load(from: CLI.repository.appendingPathComponent("Corpus").path)
+        var links: [(String, String)] = []
+        for suite in corpus.suites {
+            for c in suite.cases {
+                let key: String
+                switch c.operation {
+                case "ulc.parse": key = "link"
+                case "xcallback.parse", "xignqr.redirect": key = "url"
+                case "xignqr.pid": key = "data"
+                default: continue
+                }
+                guard let text = c.input[key]?.stringValue else { continue }
+                if c.operation == "xignqr.pid" && !text.contains("://") { continue }
+                links.append((c.id, text))
+            }
+        }
+        return links
+    }()
+
+    @Test func humanJSONAndExitCodeAgreeForEveryCorpusLink() throws {
+        #expect(Self.corpusLinks.count > 400)
+        for (id, link) in Self.corpusLinks {
+            let rendering = CheckRendering(report: Check.explain(.link(Array(link.utf8))), titles: [:])
+            let human = rendering.human()
+            let json = rendering.json()
+            let valid = json["valid"]?.boolValue
+            #expect((rendering.exitCode == 0) == (valid == true), "\(id): exit \(rendering.exitCode), JSON valid \(String(describing: valid))")
+            #expect(human.hasSuffix("verdict: " + (json["verdict"]?.stringValue ?? "?")), "\(id): human verdict line")
+            var anyValid = false, anyRecognized = false
+            for p in json["protocols"]?.arrayValue ?? [] {
+                let suite = p["suite"]?.stringValue ?? "?"
+                #expect(human.contains("\(suite): \(p["verdict"]?.stringValue ?? "?")\n"), "\(id): \(suite) verdict line")
+                let violations = p["violations"]?.arrayValue ?? []
+                for v in violations {
+                    let code = v["code"]?.stringValue ?? "?"
+                    #expect(human.contains(": \(code)"), "\(id): \(code) missing from the human text")
+                }
+                let recognized = p["recognized"]?.boolValue == true
+                let noMust = !violations.contains { $0["level"] == "MUST" }
+                #expect(p["valid"]?.boolValue == (recognized && noMust), "\(id): \(suite) valid is not 'recognized and no MUST violation'")
+                anyValid = anyValid || p["valid"]?.boolValue == true
+                anyRecognized = anyRecognized || recognized
+            }
+            #expect(valid == anyValid && json["recognized"]?.boolValue == anyRecognized, "\(id): overall verdict")
+        }
+    }
+
+    @Test func refusedPidIsAViolationNotAValidLink() throws {
+        let link = "xignqr://authentication?pid=not%20base64!!&browser=2"
+        let rendering = CheckRendering(report: Check.explain(.link(Array(link.utf8))), titles: [:])
+        let xign = rendering.json()["protocols"]?.arrayValue?.first { $0["suite"] == "xignqr" }
+        #expect(xign?["valid"] == false && rendering.exitCode == 1)
+        let refused = xign?["violations"]?.arrayValue?.first { $0["code"] == "pid-refused" }
+        #expect(refused?["level"] == "MUST" && refused?["requirement"] == "XQR-D10")
+        #expect(!rendering.human().contains("violations   none"))
+    }
+
+    @Test func pidRepairsAreWarnings() throws {
+        let link = "xignqr://authentication?pid=CgM-AgM&browser=2"
+        let rendering = CheckRendering(report: Check.explain(.link(Array(link.utf8))), titles: [:])
+        let xign = rendering.json()["protocols"]?.arrayValue?.first { $0["suite"] == "xignqr" }
+        let repairs = xign?["violations"]?.arrayValue?.filter { $0["code"] == "pid-repaired" } ?? []
+        #expect(repairs.count == 2 && repairs.allSatisfy { $0["level"] == "SHOULD" })
+        #expect(xign?["valid"] == true && rendering.exitCode == 0)
+    }
+
+    @Test func xignqrFieldsShowRawAndDecodedOnce() throws {
+        let link = "xignqr://authentication?pid=CgMBAgM%3D&source-url=https%3A%2F%2Fxign.me%2Flogin"
+        let rendering = CheckRendering(report: Check.explain(.link(Array(link.utf8))), titles: [:])
+        let fields = rendering.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue ?? []
+        let pid = fields.first { $0["label"] == "pid" }
+        #expect(pid?["raw"] == "CgMBAgM%3D" && pid?["decoded"] == "CgMBAgM=")
+        let source = fields.first { $0["label"] == "source-url" }
+        #expect(source?["raw"] == "https%3A%2F%2Fxign.me%2Flogin" && source?["decoded"] == "https://xign.me/login")
+        #expect(rendering.human().contains("raw      CgMBAgM%3D"))
+    }
+
+    @Test func xErrorSwallowedByTheFragmentIsShownWithANote() throws {
+        let link = "myapp://x-callback-url/open?x-success=b://c#frag&x-error=e%3A%2F%2Ff"
+        let rendering = CheckRendering(report: Check.explain(.link(Array(link.utf8))), titles: [:])
+        let fields = rendering.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue ?? []
+        let error = fields.first { $0["label"] == "x-error" }
+        #expect(error?["raw"] == .null)
+        #expect(error?["note"]?.stringValue?.contains("in the fragment") == true)
+        #expect(rendering.human().contains("e%3A%2F%2Ff"))
+    }
+
+    @Test func strayParameterOfACutCallbackIsExplainedWhereItLanded() throws {
+        let xcb = CheckRendering(report: Check.explain(.link(Array("myapp://x-callback-url/open?x-success=b://c?d=1&e=2".utf8))), titles: [:])
+        let e = xcb.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue?.first { $0["label"] == "parameter e" }
+        #expect(e?["note"]?.stringValue?.contains("rest of x-success's own query") == true)
+        let ulc = CheckRendering(report: Check.explain(.link(Array("https://app.example/logout?ulc-success=https://s.example/ok?a=1&b=2&ulc-error=https%3A%2F%2Fe.example".utf8))), titles: [:])
+        let action = ulc.json()["protocols"]?.arrayValue?.first?["fields"]?.arrayValue?.first { $0["label"] == "action" }
+        #expect(action?["note"]?.stringValue?.contains("'b=2' is most likely the rest of ulc-success's own query") == true)
+    }
+
+    // MARK: documents
+
+    /// A suite that reads documents only: it counts the document's bytes and URLs, and reports
+    /// a MUST violation when the `app` parameter is missing.
+    static let documentSuite = SuiteDefinition(
+        name: "testdoc", title: "a test-only document suite", recognizes: "any document",
+        operations: [], reference: [:],
+        explain: { subject in
+            guard let document = subject.document else { return nil }
+            var violations: [CheckExplanation.Violation] = []
+            if document.parameters["app"] == nil {
+                violations.append(.init(requirement: "TD-1", level: .must, code: "app-missing", message: "no app asked", offset: nil))
+            }
+            return CheckExplanation(
+                suite: "testdoc", recognized: true,
+                wording: .init(valid: "a good document", withWarnings: "a good document, with warnings", invalid: "a bad document", unrecognized: "not a document"),
+                fields: [.init("bytes", value: String(document.bytes.count)), .init("urls", value: document.urls.joined(separator: " "))],
+                violations: violations)
+        },
+        codeRequirements: [], documentParameters: [DocumentParameter(name: "app", help: "the app ID to look for")])
+
+    @Test func documentParametersAreValidatedAgainstTheSuites() throws {
+        let suites = SuiteRegistry.all + [Self.documentSuite]
+        try Check.validate(parameters: ["app": "ABCDE.com.example"], suites: suites)
+        #expect(throws: CheckUsageError.self) { try Check.validate(parameters: ["bogus": "1"], suites: suites) }
+        #expect(throws: CheckUsageError(code: .noDocumentSuite, message: "no suite reads documents yet")) {
+            try Check.validate(parameters: [:], suites: SuiteRegistry.all)
+        }
+        #expect(try Check.parameters(["app=a=b"]) == ["app": "a=b"])
+        #expect(throws: CheckUsageError.self) { try Check.parameters(["app"]) }
+        #expect(CheckCommand.documentHelp(suites).contains("app            the app ID to look for"))
+        #expect(CheckCommand.documentHelp(SuiteRegistry.all).contains("no suite reads documents yet"))
+    }
+
+    @Test func documentGoesOnlyToSuitesThatReadDocuments() throws {
+        let suites = SuiteRegistry.all + [Self.documentSuite]
+        let document = CheckDocument(path: "aasa.json", bytes: Array("{}".utf8), parameters: ["app": "X.y"], urls: ["https://a.example/p"])
+        let good = CheckRendering(report: Check.explain(.document(document), suites: suites), titles: [:], suites: suites)
+        #expect(good.report.explanations.map(\.suite) == ["testdoc"])
+        #expect(good.exitCode == 0 && good.json()["valid"] == true)
+        #expect(good.json()["document"]?["parameters"]?["app"] == "X.y")
+        #expect(good.human().contains("document aasa.json (2 bytes)") && good.human().hasSuffix("verdict: valid"))
+
+        let bad = CheckRendering(report: Check.explain(.document(CheckDocument(path: "x", bytes: [])), suites: suites), titles: [:], suites: suites)
+        #expect(bad.exitCode == 1 && bad.json()["valid"] == false)
+        #expect(bad.human().contains("testdoc: a bad document") && bad.human().contains(": app-missing"))
+        // A link never reaches the document suite.
+        #expect(Check.explain(.link(Array(Self.webex.utf8)), suites: suites).explanations.map(\.suite) == ["ulc"])
+    }
+
+    @Test func documentWithoutADocumentSuiteIsAUsageError() async throws {
+        let result = try await CLI.run(["check", "--document", "Package.swift", "--with", "app=x"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no suite reads documents yet"))
     }
 }

@@ -140,3 +140,49 @@ struct ULCParseTests {
         }
     }
 }
+
+/// What the ULC messages say about a fragment and a callback cut short.
+struct ULCMessageTests {
+    func message(_ link: String, _ key: String) -> String {
+        ULC.parse(link).violations.first { $0.key == key }?.message ?? "(no \(key))"
+    }
+
+    @Test func fragmentAfterTwoEncodedCallbacksIsTheLinksOwn() {
+        let m = message("https://app.example/logout?ulc-success=https%3A%2F%2Fs.example%2Fok&ulc-error=https%3A%2F%2Fe.example%2Fko#top", "link-has-fragment")
+        #expect(!m.contains("callback's own"))
+        #expect(m.contains("the link's own fragment"))
+    }
+
+    @Test func fragmentAfterARawCallbackBlamesIt() {
+        let m = message("https://app.example/logout?ulc-error=https%3A%2F%2Fe.example&ulc-success=https://s.example/ok#top", "link-has-fragment")
+        #expect(m.contains("ulc-success's own '#' left unencoded"))
+    }
+
+    @Test func strayItemOfARawCallbackLandsInTheAction() {
+        let link = ULC.parse("https://app.example/logout?ulc-success=https://s.example/ok?a=1&b=2&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "ulc-success:callback-raw-delimiter" }?.message ?? ""
+        #expect(m.contains("'b=2' after it was read as part of the logout action"))
+        #expect(link.action?.contains("b=2") == true)
+    }
+}
+
+/// Hosts are internationalized with IDNA, not percent-encoding.
+struct ULCHostAdviceTests {
+    @Test func nonASCIIActionHostIsToldToUseIDNA() {
+        let link = ULC.parse("https://b\u{00FC}cher.example/logout?ulc-success=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "link-invalid-syntax" }?.message ?? ""
+        #expect(m.contains("xn--") && !m.contains("percent-encode its UTF-8 bytes"))
+    }
+
+    @Test func nonASCIIInTheQueryKeepsThePercentEncodingAdvice() {
+        let link = ULC.parse("https://a.example/logout?x=\u{00FC}&ulc-success=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "link-invalid-syntax" }?.message ?? ""
+        #expect(m.contains("percent-encode its UTF-8 bytes"))
+    }
+
+    @Test func nonASCIICallbackHostIsToldToUseIDNA() {
+        let link = ULC.parse("https://a.example/logout?ulc-success=https%3A%2F%2Fb%C3%BCcher.example&ulc-error=https%3A%2F%2Fe.example")
+        let m = link.violations.first { $0.key == "ulc-success:callback-invalid-url" }?.message ?? ""
+        #expect(m.contains("IDNA"))
+    }
+}

@@ -165,3 +165,68 @@ struct XCallbackParseTests {
         #expect(XCallbackPolicy(allowedSchemes: ["MyApp"]).permits(scheme: "myapp"))
     }
 }
+
+/// What the messages say about a callback cut short, a fragment and a non-ASCII host.
+struct XCallbackMessageTests {
+    func message(_ link: String, _ key: String) -> String {
+        XCallback.parse(link).violations.first { $0.key == key }?.message ?? "(no \(key))"
+    }
+
+    @Test func rawAmpersandThatCutACallbackNamesTheStrayParameter() {
+        let m = message("myapp://x-callback-url/open?x-success=b://c?d=1&e=2", "x-success:callback-raw-delimiter")
+        #expect(m.contains("cut it short there: 'e=2' after it was read as a parameter of the action"))
+        #expect(!m.contains("would already have"))
+    }
+
+    @Test func rawCallbackThatRunsToTheEndIsNotSaidToBeCut() {
+        let m = message("myapp://x-callback-url/open?x-success=b://c?d=1", "x-success:callback-raw-delimiter")
+        #expect(m.contains("runs to the end of the link"))
+        #expect(!m.contains("cut it short there"))
+    }
+
+    @Test func fragmentAfterEncodedCallbacksIsNotBlamedOnThem() {
+        let m = message("myapp://x-callback-url/open?x-success=b%3A%2F%2Fc&x-error=e%3A%2F%2Ff#top", "link-has-fragment")
+        #expect(!m.contains("own '#' left unencoded"))
+        #expect(m.contains("percent-encoded"))
+    }
+
+    @Test func fragmentAfterARawCallbackIsBlamedOnIt() {
+        let m = message("myapp://x-callback-url/open?x-success=b://c#top", "link-has-fragment")
+        #expect(m.contains("x-success's own '#' left unencoded"))
+    }
+
+    @Test func fragmentThatSwallowedXErrorNamesIt() {
+        let link = XCallback.parse("myapp://x-callback-url/open?x-success=b://c#frag&x-error=e%3A%2F%2Ff")
+        #expect(link.error == nil)
+        let m = link.violations.first { $0.key == "link-has-fragment" }?.message ?? ""
+        #expect(m.contains("swallowed x-error"))
+    }
+
+    @Test func nonASCIIHostIsToldToUseIDNA() {
+        let m = message("myapp://x-callback-url/open?x-success=https%3A%2F%2Fb\u{00FC}cher.example%2F", "x-success:callback-invalid-url")
+        #expect(m.contains("IDNA") && m.contains("xn--"))
+        #expect(!m.contains("percent-encode its UTF-8 bytes"))
+    }
+}
+
+/// `FragmentReading`: the documented example holds.
+struct FragmentReadingTests {
+    @Test func rawCallbackBeforeTheHashIsTheOneCutAndSwallowedParametersAreListed() throws {
+        let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b://c#top&x-error=e%3A%2F%2Ff")
+        let reading = try #require(FragmentReading(url, parameters: ["x-success", "x-error"]))
+        #expect(reading.hash == 36 && reading.cut == "x-success" && !reading.afterEncodedValue)
+        #expect(reading.swallowed.map(\.name) == ["x-error"] && reading.swallowed.first?.value == "e%3A%2F%2Ff")
+        #expect(reading.note(for: "x-error")?.contains("in the fragment") == true)
+        #expect(reading.note(for: "x-success") == nil)
+    }
+
+    @Test func encodedValueBeforeTheHashIsNotCut() throws {
+        let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b%3A%2F%2Fc#top")
+        let reading = try #require(FragmentReading(url, parameters: ["x-success"]))
+        #expect(reading.cut == nil && reading.afterEncodedValue && reading.swallowed.isEmpty)
+    }
+
+    @Test func noFragmentNoReading() {
+        #expect(FragmentReading(LinkURL(parsing: "s://x-callback-url/a?x-success=b%3A%2F%2Fc"), parameters: []) == nil)
+    }
+}

@@ -84,3 +84,33 @@ struct XignRedirectTests {
         }
     }
 }
+
+/// A '#' in a XignSys link (XQR-D14).
+struct XignFragmentTests {
+    @Test func sourceURLHashLeftRawIsReported() {
+        let r = XignQR.redirect("xignqr://authentication?pid=CgMBAgM%3D&source-url=https://xign.me/login#section")
+        #expect(r.process == .authentication && r.sourceURL == "https://xign.me/login")
+        #expect(r.violationKeys == ["link-has-fragment"])
+        #expect(r.violations[0].level == .should)
+        #expect(r.violations[0].message.contains("source-url's own '#'"))
+    }
+
+    @Test func parameterSwallowedByTheFragmentIsNamed() {
+        let r = XignQR.redirect("xignqr://authentication?pid=CgMBAgM%3D&source-url=https%3A%2F%2Fxign.me%2Flogin#top&browser=2")
+        #expect(r.browser == nil)
+        #expect(r.violationKeys == ["link-has-fragment"])
+        #expect(r.violations[0].message.contains("swallowed browser"))
+        #expect(!r.violations[0].message.contains("source-url's own"))
+    }
+
+    @Test func encodedHashIsNoFragment() {
+        let r = XignQR.redirect("xignqr://authentication?pid=CgMBAgM%3D&source-url=https%3A%2F%2Fxign.me%2Flogin%23section")
+        #expect(r.violations.isEmpty && r.sourceURL == "https://xign.me/login#section")
+    }
+
+    @Test func parametersAreKeptAsWrittenEvenWhenNoProcessStarts() {
+        let r = XignQR.redirect("xignqr://login?pid=CgMBAgM%3D&browser=2")
+        #expect(r.process == nil && r.pid == nil)
+        #expect(r.written.pid == "CgMBAgM%3D" && r.written.browser == "2")
+    }
+}

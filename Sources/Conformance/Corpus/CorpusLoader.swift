@@ -136,14 +136,15 @@ struct CorpusLoader {
         let registry = RequirementRegistry(suite: definition.name, title: value["title"]?.stringValue ?? definition.title,
                                            documents: documents, requirements: requirements)
         // The module's code names requirements (violation codes): the registry must agree.
-        for (id, level) in definition.codeRequirements.sorted(by: { $0.key < $1.key }) {
+        for row in definition.codeRequirements.sorted(by: { ($0.requirement, $0.code) < ($1.requirement, $1.code) }) {
+            let id = row.requirement
             guard let requirement = registry[id] else {
-                issue(.error, file: file, message: "the \(definition.name) module reports violations of '\(id)', which the registry does not define")
+                issue(.error, file: file, message: "the \(definition.name) module reports violations of '\(id)', which the registry does not define (code \(row.code))")
                 continue
             }
-            if requirement.level != level, let i = requirements.firstIndex(where: { $0.id == id }) {
+            if requirement.level != row.level, let i = requirements.firstIndex(where: { $0.id == id }) {
                 issue(.error, file, doc.locations, "/requirements/\(i)/level",
-                      "the \(definition.name) module treats \(id) as \(level.rawValue), the registry says \(requirement.level.rawValue)")
+                      "the \(definition.name) module treats \(id) as \(row.level.rawValue), the registry says \(requirement.level.rawValue) (code \(row.code))")
             }
         }
         return registry

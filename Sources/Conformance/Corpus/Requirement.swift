@@ -1,25 +1,10 @@
 import LinkJSON
+import LinkRules
 
-/// How binding a requirement is (RFC 2119 words), plus INFO where the source is silent.
-public enum RequirementLevel: String, Sendable, Hashable, CaseIterable, Comparable {
-    case must = "MUST", should = "SHOULD", may = "MAY", info = "INFO"
-
-    /// Whether a mismatch is judged (MUST, SHOULD) rather than only recorded (MAY, INFO).
-    public var isJudged: Bool { self == .must || self == .should }
-
-    public static func < (a: RequirementLevel, b: RequirementLevel) -> Bool {
-        a.rank < b.rank
-    }
-
-    var rank: Int {
-        switch self {
-        case .must: 0
-        case .should: 1
-        case .may: 2
-        case .info: 3
-        }
-    }
-}
+/// How binding a requirement is: the one level type of LinkConform, shared with the protocol
+/// modules' violation codes (``LinkRules/RuleLevel``). The name reads better where requirements
+/// are meant.
+public typealias RequirementLevel = RuleLevel
 
 /// One rule of a suite, in the project's own words, with its source.
 public struct Requirement: Sendable, Hashable {

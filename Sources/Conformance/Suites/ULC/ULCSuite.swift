@@ -1,6 +1,7 @@
 import LinkJSON
 import LinkURL
 import ULC
+import XCallbackURL
 
 /// The ULC suite: operations `ulc.parse`, `ulc.build`, `ulc.handle` (docs/corpus-format.md).
 public enum ULCSuite {
@@ -11,9 +12,7 @@ public enum ULCSuite {
         operations: [parse, build, handle],
         reference: handlers(for: ReferenceULC()),
         explain: explain,
-        codeRequirements: Dictionary(
-            ULCViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: ULCViolation.Code.requirementTable
     )
 
     /// JSON handlers for the three operations, backed by any ``ULCSubject``.
@@ -222,22 +221,34 @@ public enum ULCSuite {
 
     // MARK: check
 
-    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
+    static let wording = CheckVerdict.Wording(
+        valid: "a valid ULC", withWarnings: "a usable ULC, with warnings",
+        invalid: "an invalid ULC: a receiver must not open its callbacks as they stand",
+        unrecognized: "not read: the link is over the size limit, so whether it is a ULC is not known")
+
+    static let explain: @Sendable (CheckSubject) -> CheckExplanation? = { subject in
+        guard let bytes = subject.link else { return nil }
         let link = ULC.parse(bytes)
         guard link.kind != .notULC else { return nil }
-        var fields = [LinkExplanation.Field("action", raw: link.action, decoded: nil)]
+        let read = !link.violations.contains { $0.code == .linkTooLong }
+        // Items right after a callback written raw are most likely the rest of that callback.
+        var strays: [String] = []
+        for parameter in ULCParameter.allCases {
+            guard let callback = link.callback(parameter),
+                  link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter }),
+                  let stray = CallbackInspection.cut(after: callback.range, in: link.url, known: ULCParameter.allCases.map(\.rawValue),
+                                                     landedIn: "part of the logout action")?.stray else { continue }
+            strays.append("'\(CallbackInspection.shortened(stray))' is most likely the rest of \(parameter.rawValue)'s own query, cut off by a raw '&'")
+        }
+        var fields = [CheckExplanation.Field("action", raw: link.action, decoded: link.action.map(decodedOnce),
+                                             note: strays.isEmpty ? nil : strays.joined(separator: "; "))]
+        let fragment = FragmentReading(link.url, parameters: ULCParameter.allCases.map(\.rawValue))
         for parameter in ULCParameter.allCases {
             let callback = link.callback(parameter)
-            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded))
+            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded,
+                                note: callback == nil ? fragment?.note(for: parameter.rawValue) : nil))
         }
-        let violations = link.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
-                                      code: $0.key, message: $0.message, offset: $0.offset)
-        }
-        let verdict = link.kind == .ulc
-            ? (violations.isEmpty ? "a valid ULC" : "a usable ULC, with warnings")
-            : "an invalid ULC: a receiver must not open its callbacks as they stand"
-        return LinkExplanation(suite: "ulc", verdict: verdict, recognized: true, valid: link.kind == .ulc,
-                               fields: fields, violations: violations)
+        return CheckExplanation(suite: "ulc", recognized: read, wording: wording,
+                                fields: fields, violations: link.violations.map { CheckExplanation.Violation($0) })
     }
 }

@@ -12,9 +12,7 @@ public enum XCallbackSuite {
         operations: [parse, build, callback],
         reference: handlers(for: ReferenceXCallback()),
         explain: explain,
-        codeRequirements: Dictionary(
-            XCallbackViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: XCallbackViolation.Code.requirementTable
     )
 
     /// JSON handlers for the three operations, backed by any ``XCallbackSubject``.
@@ -262,29 +260,42 @@ public enum XCallbackSuite {
 
     // MARK: check
 
-    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
+    static let wording = CheckVerdict.Wording(
+        valid: "a valid x-callback-url", withWarnings: "a usable x-callback-url, with warnings",
+        invalid: "an invalid x-callback-url: a target app must not open its broken callbacks",
+        unrecognized: "not read: the URL is over the size limit, so whether it is an x-callback-url is not known")
+
+    static let explain: @Sendable (CheckSubject) -> CheckExplanation? = { subject in
+        guard let bytes = subject.link else { return nil }
         let link = XCallback.parse(bytes)
         guard link.kind != .notXCallback else { return nil }
-        var fields = [LinkExplanation.Field("action", raw: link.rawAction, decoded: link.action)]
-        fields.append(.init("x-source", raw: link.rawSource, decoded: link.source))
+        let read = !link.violations.contains { $0.code == .linkTooLong }
+        var fields = [CheckExplanation.Field("action", raw: link.rawAction, decoded: link.action)]
+        let fragment = FragmentReading(link.url, parameters: XCallbackParameter.allCases.map(\.rawValue))
+        fields.append(.init("x-source", raw: link.rawSource, decoded: link.source,
+                            note: link.rawSource == nil ? fragment?.note(for: "x-source") : nil))
         for parameter in XCallbackParameter.callbacks {
             let callback = link.callback(parameter)
-            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded))
+            fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded,
+                                note: callback == nil ? fragment?.note(for: parameter.rawValue) : nil))
+        }
+        // An item right after a callback written raw is most likely the rest of that callback.
+        var strays: [Int: String] = [:]
+        for parameter in XCallbackParameter.callbacks {
+            guard let callback = link.callback(parameter),
+                  link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter.rawValue }),
+                  let cut = CallbackInspection.cut(after: callback.range, in: link.url, known: XCallbackParameter.allCases.map(\.rawValue),
+                                                   landedIn: "a parameter of the action"), cut.stray != nil else { continue }
+            strays[cut.at + 1] = parameter.rawValue
         }
         let items = link.url.queryItems
         for item in items where !item.range.isEmpty && XCallbackParameter(rawValue: items.decodedName(item)) == nil {
             let name = String(decoding: PercentCodec.decode(link.url.bytes[item.name]), as: UTF8.self)
             fields.append(.init("parameter " + name, raw: items.rawValue(item) ?? "(no '=')",
-                                decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) }))
+                                decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) },
+                                note: strays[item.range.lowerBound].map { "most likely the rest of \($0)'s own query: the raw '&' before it cut \($0) short" }))
         }
-        let violations = link.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
-                                      code: $0.key, message: $0.message, offset: $0.offset)
-        }
-        let verdict = link.kind == .xcallback
-            ? (violations.isEmpty ? "a valid x-callback-url" : "a usable x-callback-url, with warnings")
-            : "an invalid x-callback-url: a target app must not open its broken callbacks"
-        return LinkExplanation(suite: "xcallback", verdict: verdict, recognized: true, valid: link.kind == .xcallback,
-                               fields: fields, violations: violations)
+        return CheckExplanation(suite: "xcallback", recognized: read, wording: wording,
+                                fields: fields, violations: link.violations.map { CheckExplanation.Violation($0) })
     }
 }

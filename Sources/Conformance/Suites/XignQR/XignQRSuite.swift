@@ -1,5 +1,6 @@
 import LinkJSON
 import LinkURL
+import XCallbackURL
 import XignQR
 
 /// The xignqr suite: operations `xignqr.redirect` and `xignqr.pid` (docs/corpus-format.md).
@@ -11,9 +12,7 @@ public enum XignQRSuite {
         operations: [redirect, pid],
         reference: handlers(for: ReferenceXignQR()),
         explain: explain,
-        codeRequirements: Dictionary(
-            XignViolation.Code.allCases.map { ($0.requirement, RequirementLevel(rawValue: $0.level.rawValue)!) },
-            uniquingKeysWith: { a, _ in a })
+        codeRequirements: XignViolation.Code.requirementTable
     )
 
     public static func handlers(for subject: some XignQRSubject) -> [String: SuiteDefinition.Handler] {
@@ -190,31 +189,41 @@ public enum XignQRSuite {
 
     // MARK: check
 
-    static let explain: @Sendable ([UInt8]) -> LinkExplanation? = { bytes in
-        let text = String(decoding: bytes, as: UTF8.self)
-        let r = XignQR.redirect(text)
+    static func wording(_ r: XignRedirect) -> CheckVerdict.Wording {
+        let process = r.process?.rawValue ?? "(none)"
+        return CheckVerdict.Wording(
+            valid: "XignIn data: \(process)", withWarnings: "XignIn data: \(process), with warnings",
+            invalid: r.process == nil ? "not usable XignIn data: no process is started"
+                : "not usable XignIn data: the app would start \(process), but with a pid the decoder refuses",
+            unrecognized: "not read: the link is over the size limit, so whether it is XignIn data is not known")
+    }
+
+    static let explain: @Sendable (CheckSubject) -> CheckExplanation? = { subject in
+        guard let bytes = subject.link else { return nil }
+        let r = XignQR.redirect(String(decoding: bytes, as: UTF8.self))
         guard r.form != nil || !r.violations.isEmpty else { return nil }
-        var fields = [LinkExplanation.Field("process", raw: r.process?.rawValue ?? "(none)", decoded: nil)]
-        fields.append(.init("form", raw: r.form?.rawValue, decoded: nil))
-        fields.append(.init("pid", raw: r.pid, decoded: nil))
-        if let pid = r.pid {
-            switch Result(catching: { () throws(PIDError) in try XignQR.decodePID(pid) }) {
-            case .success(let decoded):
-                fields.append(.init("pid decoded", raw: "\(decoded.bytes.count) bytes, \(decoded.fields.count) top-level fields"
-                                    + (decoded.repairs.isEmpty ? "" : ", repaired: " + decoded.repairs.map(\.rawValue).joined(separator: ", ")), decoded: nil))
-            case .failure(let error):
-                fields.append(.init("pid decoded", raw: "refused: \(error)", decoded: nil))
+        let written = r.written
+        var fields = [CheckExplanation.Field("process", value: r.process?.rawValue ?? "(none)")]
+        fields.append(.init("form", value: r.form?.rawValue ?? "(none)"))
+        if r.form == .appLink { fields.append(.init("action", raw: written.action, decoded: written.action.map(decodedOnce))) }
+        fields.append(.init("pid", raw: written.pid, decoded: written.pid.map(decodedOnce)))
+        var violations = r.violations.map { CheckExplanation.Violation($0) }
+        if let pid = written.pid.map(decodedOnce) {
+            let check = XignQR.checkPID(pid)
+            if let decoded = check.decoding {
+                fields.append(.init("pid bytes", value: "\(decoded.bytes.count) bytes, \(decoded.fields.count) top-level protocol-buffers fields"
+                                    + (decoded.repairs.isEmpty ? "" : ", after repairs: " + decoded.repairs.map(\.rawValue).joined(separator: ", "))))
+            } else {
+                fields.append(.init("pid bytes", value: "(not decoded: see the pid violations)"))
             }
+            violations += check.violations.map { CheckExplanation.Violation($0) }
         }
-        fields.append(.init("source-url", raw: r.sourceURL, decoded: nil))
-        fields.append(.init("browser", raw: r.browser, decoded: nil))
-        let violations = r.violations.map {
-            LinkExplanation.Violation(requirement: $0.requirement, level: RequirementLevel(rawValue: $0.level.rawValue)!,
-                                      code: $0.key, message: $0.message, offset: $0.offset)
-        }
-        let verdict = r.process.map { "XignIn data: \($0.rawValue)" + (violations.isEmpty ? "" : ", with warnings") }
-            ?? "not usable XignIn data: no process is started"
-        return LinkExplanation(suite: "xignqr", verdict: verdict, recognized: true, valid: r.process != nil,
-                               fields: fields, violations: violations)
+        let fragment = FragmentReading(LinkURL(parsing: bytes), parameters: ["pid", "action", "source-url", "browser"])
+        fields.append(.init("source-url", raw: written.sourceURL, decoded: written.sourceURL.map(decodedOnce),
+                            note: written.sourceURL == nil ? fragment?.note(for: "source-url") : nil))
+        fields.append(.init("browser", raw: written.browser, decoded: written.browser.map(decodedOnce),
+                            note: written.browser == nil ? fragment?.note(for: "browser") : nil))
+        let read = !r.violations.contains { $0.code == .linkTooLong }
+        return CheckExplanation(suite: "xignqr", recognized: read, wording: wording(r), fields: fields, violations: violations)
     }
 }

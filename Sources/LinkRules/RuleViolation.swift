@@ -1,15 +1,13 @@
-/// What a protocol module's violation codes provide: a stable code (the raw value, which JSON
-/// output, corpus cases and reports use), the requirement it breaks and that requirement's level.
-public protocol RuleCode: RawRepresentable<String>, Hashable, Sendable, CaseIterable {
-    /// The requirement id this code breaks, as in the suite's `requirements.json`.
-    var requirement: String { get }
-    /// The level of that requirement.
-    var level: RuleLevel { get }
-}
-
 /// One way an input breaks a rule: a code tied to a requirement, the parameter concerned when
 /// there is one, the byte offset where it shows and a message for people. Each protocol module
-/// names its own specialisation (``XCallbackViolation``, `ULCViolation`, `XignViolation`).
+/// names its own specialisation (`XCallbackViolation`, `ULCViolation`, `XignViolation`).
+///
+/// ```swift
+/// let v = XCallbackViolation(.callbackPlus, parameter: "x-success", offset: 40, message: "a raw '+'")
+/// v.key           // "x-success:callback-plus"
+/// v.requirement   // "XCB-D2"
+/// v.level         // .should
+/// ```
 public struct RuleViolation<C: RuleCode, P: Hashable & Sendable & CustomStringConvertible>: Sendable, Hashable, CustomStringConvertible {
     public typealias Code = C
     public typealias Parameter = P
