@@ -211,7 +211,7 @@ public enum XignQRSuite {
         if let pid = written.pid.map(decodedOnce) {
             let check = XignQR.checkPID(pid)
             if let decoded = check.decoding {
-                fields.append(.init("pid bytes", value: "\(decoded.bytes.count) bytes, \(decoded.fields.count) top-level protocol-buffers fields"
+                fields.append(.init("pid bytes", value: "\(decoded.bytes.count) byte\(decoded.bytes.count == 1 ? "" : "s"), \(decoded.fields.count) top-level protocol-buffers field\(decoded.fields.count == 1 ? "" : "s")"
                                     + (decoded.repairs.isEmpty ? "" : ", after repairs: " + decoded.repairs.map(\.rawValue).joined(separator: ", "))))
             } else {
                 fields.append(.init("pid bytes", value: "(not decoded: see the pid violations)"))
