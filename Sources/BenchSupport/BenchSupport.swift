@@ -45,3 +45,25 @@ public func printComparison(_ title: String, ours: String, theirs: String, count
 public func benchCount(_ arguments: ArraySlice<String>, default fallback: Int) -> Int {
     arguments.lazy.compactMap { Int($0) }.first ?? fallback
 }
+
+/// The main of a suite's benchmark executable: `NAME [count]` runs the comparison,
+/// `NAME MODE [count]` one of the profile loops; anything else prints the usage and exits 64.
+///
+/// ```swift
+/// benchMain("linkconform-bench-ulc", compare: benchULC, profiles: [("profile", profileULC)])
+/// ```
+public func benchMain(_ name: String, compare: (Int) -> Void, profiles: [(mode: String, run: (Int) -> Void)],
+                      defaultCount: Int = 20_000) -> Never {
+    let arguments = CommandLine.arguments.dropFirst()
+    let count = benchCount(arguments, default: defaultCount)
+    if let first = arguments.first, Int(first) == nil {
+        guard let profile = profiles.first(where: { $0.mode == first }) else {
+            print("usage: \(name) [\(profiles.map(\.mode).joined(separator: " | "))] [count]")
+            exit(64)
+        }
+        profile.run(count)
+    } else {
+        compare(count)
+    }
+    exit(0)
+}

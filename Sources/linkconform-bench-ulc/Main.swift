@@ -6,20 +6,11 @@
 //   linkconform-bench-ulc profile [count]          only the module's loop, for a profiler
 //   linkconform-bench-ulc profile-foundation [count]   only the Foundation loop
 import BenchSupport
-import Foundation
+
 
 @main
 struct Main {
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        let count = benchCount(arguments, default: 20_000)
-        switch arguments.first {
-        case "profile": profileULC(count: count)
-        case "profile-foundation": profileFoundation(count: count)
-        case nil, _ where Int(arguments.first!) != nil: benchULC(count: count)
-        default:
-            print("usage: linkconform-bench-ulc [profile | profile-foundation] [count]")
-            exit(64)
-        }
+        benchMain("linkconform-bench-ulc", compare: benchULC(count:), profiles: [("profile", profileULC(count:)), ("profile-foundation", profileFoundation(count:))])
     }
 }
