@@ -7,7 +7,6 @@
 //   linkconform-bench-ulc profile-foundation [count]   only the Foundation loop
 import BenchSupport
 
-
 @main
 struct Main {
     static func main() {

@@ -5,7 +5,6 @@
 //   linkconform-bench-xcallback profile [count]    only the module's loop, for a profiler
 import BenchSupport
 
-
 @main
 struct Main {
     static func main() {

@@ -6,7 +6,6 @@
 //   linkconform-bench-xignqr profile-pid [count]   only the pid decoder's loop, for a profiler
 import BenchSupport
 
-
 @main
 struct Main {
     static func main() {
