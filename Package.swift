@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
@@ -37,7 +38,8 @@ let package = Package(
         .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"]),
         .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkURL", "ULC", "XCallbackURL", "XignQR",
+                                                   .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
