@@ -130,8 +130,10 @@ struct RunCommand: AsyncParsableCommand {
                     let info = distinct(announced)
                     let id = try store.register(info, run: runID)
                     let progress = Progress(label: info.name, enabled: !noProgress)
+                    let writer = ResultWriter(store: store, run: runID, implementation: id)
                     try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: progress.update,
-                                         shouldStop: { stop.isSet }, sink: sinkInto(id))
+                                         shouldStop: { stop.isSet }, sink: { try writer.append($0) })
+                    try writer.finish()
                     await implementation.stop()
                     try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
                                                       notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
