@@ -69,7 +69,6 @@ func benchProtocol(count: Int) async {
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-bench-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
     do {
         let store = try ResultsStore(path: directory + "/bench.sqlite")
         // As `linkconform run` stores: a writer thread commits while the cases run. Each round
@@ -85,6 +84,8 @@ func benchProtocol(count: Int) async {
     } catch {
         print("  in process, stored in SQLite: \(error)")
     }
+    // Gone before the adapter rounds, so that the kernel does not write it back while they run.
+    try? FileManager.default.removeItem(atPath: directory)
 
     for (window, rounds) in [(1, 1), (64, 3)] {
         await measure("adapter protocol, window \(window)", rounds: rounds) {
