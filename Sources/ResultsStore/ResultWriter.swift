@@ -25,13 +25,14 @@ public final class ResultWriter: Sendable {
         /// Commit once the oldest waiting result has waited this long.
         public var interval: Duration
         /// How many results may wait before ``ResultWriter/append(_:)`` blocks until the writer
-        /// catches up (bounds the memory a slow disk can take).
+        /// catches up (bounds the memory a slow disk can take). Twice `rows` unless given: a
+        /// longer queue only makes larger transactions, which measured slower.
         public var maxQueued: Int
 
         public init(rows: Int, interval: Duration, maxQueued: Int? = nil) {
             self.rows = max(1, rows)
             self.interval = interval
-            self.maxQueued = max(self.rows, maxQueued ?? 4 * self.rows)
+            self.maxQueued = max(self.rows, maxQueued ?? 2 * self.rows)
         }
 
         /// Commits every 1,000 results or 250 ms.
@@ -138,7 +139,7 @@ private final class WriterState: @unchecked Sendable {
         // A larger page cache for the writing connection while results stream in: a commit
         // touches pages all over the case-id index, and a cache that cannot hold them writes
         // them out to the log several times per transaction.
-        try? store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -8000") }
+        try? store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -4000") }
         let checkpointer = WALCheckpointer(store: store)
         condition.lock()
         while true {
