@@ -177,8 +177,9 @@ private final class WriterState: @unchecked Sendable {
         }
         condition.unlock()
         checkpointer?.stop()
-        // Back to SQLite's default cache, and its memory back to the system.
+        // Back to SQLite's default cache, and the memory this writer used back to the system.
         try? store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000; PRAGMA shrink_memory") }
+        FreedMemory.release()
         condition.withLock {
             stopped = true
             condition.broadcast()
