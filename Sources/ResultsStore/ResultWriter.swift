@@ -112,8 +112,13 @@ private final class WriterState: @unchecked Sendable {
         if finishing { throw StoreError(path: store.path, message: "results appended after the writer was finished") }
         queue.append(batch)
         queuedRows += batch.count
-        if oldestQueued == nil { oldestQueued = .now }
-        if queuedRows >= policy.rows { condition.broadcast() }
+        if oldestQueued == nil {
+            // The writer may be waiting with no deadline: wake it to start the interval.
+            oldestQueued = .now
+            condition.broadcast()
+        } else if queuedRows >= policy.rows {
+            condition.broadcast()
+        }
     }
 
     func requestFinish() {

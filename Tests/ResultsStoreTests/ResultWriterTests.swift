@@ -22,7 +22,7 @@ struct ResultWriterTests {
     /// Waits for `condition`, giving up after a generous bound (only so that a broken writer
     /// fails the test instead of hanging it; nothing here asserts how long anything took).
     static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        for _ in 0..<6_000 {
+        for _ in 0..<2_000 {
             if try condition() { return true }
             usleep(5_000)
         }
@@ -56,7 +56,10 @@ struct ResultWriterTests {
         // Far fewer than 1,000: only the interval can have made the writer commit.
         #expect(Self.eventually { writer.committed == 2 })
         #expect(try Self.committedRows(store, run: run) == 2)
-        #expect(try writer.finish() == 2)
+        // Again, now that the writer was idle with nothing queued when the results came.
+        try writer.append(Self.results("b", 1))
+        #expect(Self.eventually { writer.committed == 3 })
+        #expect(try writer.finish() == 3)
     }
 
     @Test func resultsBelowTheCountAreKeptUntilFinish() throws {
