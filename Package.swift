@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
@@ -47,13 +48,15 @@ let package = Package(
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
         .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR"]),
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR",
+                                                   .product(name: "Crypto", package: "swift-crypto")]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
         // give-up), and the server side behind `linkconform adapter`.
         .target(name: "AdapterHarness", dependencies: ["Conformance", "LinkJSON", "LinkURL"]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         // One run from start to final status (prepare, start, distinct names, results streamed

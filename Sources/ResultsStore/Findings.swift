@@ -3,7 +3,7 @@ import GRDB
 
 /// A problem a fuzzer found, kept across runs: the same signature seen again counts up.
 public struct Finding: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// The target crashed: a sanitizer report or a Swift runtime trap.
         case crash
         /// A LinkConform invariant was broken (the target stopped on purpose).
@@ -11,7 +11,7 @@ public struct Finding: Sendable, Hashable {
         case leak, timeout, oom
     }
 
-    public enum Status: String, Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable, Codable {
         case open
         /// Fixed, with the reproducer kept as a regression input.
         case fixed
@@ -35,6 +35,18 @@ public struct Finding: Sendable, Hashable {
     public let status: Status
 }
 
+extension Finding: FetchableRecord, TableRecord {
+    public static let databaseTableName = "finding"
+
+    /// A `finding` row (its kind and status are checked by the schema).
+    public init(row: Row) {
+        self.init(id: row["id"], target: row["target"], implementation: row["implementation"], kind: row["kind"],
+                  signature: row["signature"], message: row["message"], input: Array(row["input"] as Data),
+                  reproducerPath: row["reproducerPath"], firstSeen: row["firstSeen"], lastSeen: row["lastSeen"],
+                  count: row["count"], status: row["status"])
+    }
+}
+
 extension ResultsStore {
     /// Records a finding: a new one, or one more sighting of a known signature (which reopens
     /// it if it was fixed). Returns the finding as stored.
@@ -43,59 +55,46 @@ extension ResultsStore {
                               message: String, input: [UInt8], reproducerPath: String) throws -> Finding {
         let now = Self.timestamp()
         return try pool.write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT id, input FROM finding WHERE target = ? AND implementation = ? AND signature = ?",
-                                          arguments: [target, implementation, signature]) {
-                let id: Int64 = row["id"]
-                let known: Data = row["input"]
+            let known = try Finding.filter(Column("target") == target && Column("implementation") == implementation
+                                           && Column("signature") == signature).fetchOne(db)
+            if let known {
                 // Keep the smaller reproducer.
-                let keepNew = input.count < known.count
+                let keepNew = input.count < known.input.count
                 try db.execute(sql: """
-                    UPDATE finding SET lastSeen = ?, count = count + 1, status = 'open', message = ?,
+                    UPDATE finding SET lastSeen = ?, count = count + 1, status = ?, message = ?,
                         input = CASE WHEN ? THEN ? ELSE input END,
                         reproducerPath = CASE WHEN ? THEN ? ELSE reproducerPath END
                     WHERE id = ?
-                    """, arguments: [now, message, keepNew, Data(input), keepNew, reproducerPath, id])
-                return try Self.finding(db, id: id)!
+                    """, arguments: [now, Finding.Status.open, message, keepNew, Data(input), keepNew, reproducerPath, known.id])
+                return try Finding.fetchOne(db, key: known.id)!
             }
             try db.execute(sql: """
                 INSERT INTO finding (target, implementation, kind, signature, message, input, reproducerPath, firstSeen, lastSeen, count, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 'open')
-                """, arguments: [target, implementation, kind.rawValue, signature, message, Data(input), reproducerPath, now, now])
-            return try Self.finding(db, id: db.lastInsertedRowID)!
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+                """, arguments: [target, implementation, kind, signature, message, Data(input), reproducerPath, now, now,
+                                 Finding.Status.open])
+            return try Finding.fetchOne(db, key: db.lastInsertedRowID)!
         }
     }
 
     /// Every finding, open ones first, most recently seen first.
     public func findings(target: String? = nil) throws -> [Finding] {
         try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            try Finding.fetchAll(db, sql: """
                 SELECT * FROM finding WHERE ? IS NULL OR target = ?
-                ORDER BY status = 'fixed', lastSeen DESC, id DESC
-                """, arguments: [target, target])
-            return rows.map(Self.finding)
+                ORDER BY status = ?, lastSeen DESC, id DESC
+                """, arguments: [target, target, Finding.Status.fixed])
         }
     }
 
     public func finding(id: Int64) throws -> Finding? {
-        try pool.read { db in try Self.finding(db, id: id) }
+        try pool.read { db in try Finding.fetchOne(db, key: id) }
     }
 
     /// Marks a finding fixed.
     public func markFindingFixed(id: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE finding SET status = 'fixed' WHERE id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE finding SET status = ? WHERE id = ?", arguments: [Finding.Status.fixed, id])
         }
-    }
-
-    static func finding(_ db: Database, id: Int64) throws -> Finding? {
-        try Row.fetchOne(db, sql: "SELECT * FROM finding WHERE id = ?", arguments: [id]).map(finding)
-    }
-
-    static func finding(_ row: Row) -> Finding {
-        let input: Data = row["input"]
-        return Finding(id: row["id"], target: row["target"], implementation: row["implementation"],
-                       kind: Finding.Kind(rawValue: row["kind"]) ?? .crash, signature: row["signature"], message: row["message"],
-                       input: Array(input), reproducerPath: row["reproducerPath"], firstSeen: row["firstSeen"],
-                       lastSeen: row["lastSeen"], count: row["count"], status: Finding.Status(rawValue: row["status"]) ?? .open)
     }
 }

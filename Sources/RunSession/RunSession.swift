@@ -47,6 +47,8 @@ public final class RunSession {
     public let store: ResultsStore
     public let corpus: Corpus
     public let runID: Int64
+    /// When the results of a running implementation are committed.
+    public var commitPolicy: ResultWriter.CommitPolicy = .standard
     let runner: Runner
     private var registered: [ImplementationInfo] = []
     private var stored = 0
@@ -119,10 +121,15 @@ public final class RunSession {
         case .success(let announced):
             let info = distinct(announced)
             let id = try store.register(info, run: runID)
+            // Results are written on the writer's thread while the cases run, committed by count
+            // and by time.
+            let writer = ResultWriter(store: store, run: runID, implementation: id, policy: commitPolicy)
             do {
                 try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: events.progress(info),
-                                     shouldStop: events.shouldStop, sink: sink(id))
+                                     shouldStop: events.shouldStop, sink: { try writer.append($0) })
+                stored += try writer.finish()
             } catch {
+                _ = try? writer.finish()
                 await implementation.stop()
                 throw error
             }
@@ -133,7 +140,8 @@ public final class RunSession {
         }
     }
 
-    /// Where one implementation's results go: straight into the store, a batch a transaction.
+    /// Where the not-run results of an implementation that did not start go: straight into the
+    /// store, a batch a transaction.
     private func sink(_ implementationID: Int64) -> ([CaseResult]) throws -> Void {
         { [self] batch in
             try store.insert(batch, run: runID, implementation: implementationID)

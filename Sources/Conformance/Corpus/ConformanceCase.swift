@@ -3,7 +3,9 @@ import LinkJSON
 /// One case: an operation, its input, what the output must show, and the requirement judged.
 ///
 /// A class (immutable, so `Sendable`): the runner hands cases to workers on every core, and
-/// passing a reference costs one count instead of one per field.
+/// passing a reference costs one count instead of one per field. Everything but the id lives in
+/// one shared body, so a case repeated under other ids (``Corpus/repeated(to:)``) costs an id
+/// and a reference, not a copy of every field.
 public final class ConformanceCase: Sendable {
     /// Whether the input satisfies the requirement or breaks it.
     public enum Polarity: String, Sendable, Hashable, CaseIterable {
@@ -17,67 +19,102 @@ public final class ConformanceCase: Sendable {
         var needsSource: Bool { self == .observed || self == .realWorld || self == .regression }
     }
 
+    /// What a case is apart from its id (shared by the copies of a repeated case).
+    private final class Body: Sendable {
+        let suite: String
+        let title: String
+        let operation: String
+        let requirement: String
+        let also: [String]
+        let polarity: Polarity
+        let provenance: Provenance
+        let provenanceSource: String?
+        let input: JSONValue
+        let encodedInput: [UInt8]
+        let expect: JSONValue
+        let encodedExpect: String
+        let note: String?
+        let nullPasses: Bool
+        let level: RequirementLevel
+        let definition: OperationDefinition?
+        let file: String
+        let line: Int
+
+        init(suite: String, title: String, operation: String, requirement: String, also: [String], polarity: Polarity,
+             provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue, note: String?,
+             nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
+            self.suite = suite
+            self.title = title
+            self.operation = operation
+            self.requirement = requirement
+            self.also = also
+            self.polarity = polarity
+            self.provenance = provenance
+            self.provenanceSource = provenanceSource
+            self.input = input
+            var bytes: [UInt8] = []
+            JSONSerializer.write(input, to: &bytes)
+            self.encodedInput = bytes
+            self.expect = expect
+            self.encodedExpect = expect.serialized()
+            self.note = note
+            self.nullPasses = nullPasses
+            self.level = level
+            self.definition = definition
+            self.file = file
+            self.line = line
+        }
+    }
+
     public let id: String
-    public let suite: String
-    public let title: String
-    public let operation: String
-    public let requirement: String
-    public let also: [String]
-    public let polarity: Polarity
-    public let provenance: Provenance
-    public let provenanceSource: String?
+    private let body: Body
+
+    public var suite: String { body.suite }
+    public var title: String { body.title }
+    public var operation: String { body.operation }
+    public var requirement: String { body.requirement }
+    public var also: [String] { body.also }
+    public var polarity: Polarity { body.polarity }
+    public var provenance: Provenance { body.provenance }
+    public var provenanceSource: String? { body.provenanceSource }
     /// The input with string generators expanded.
-    public let input: JSONValue
+    public var input: JSONValue { body.input }
     /// The input's JSON text (compact), written once: an adapter run sends it with every
     /// request, and some inputs are tens of kilobytes.
-    public let encodedInput: [UInt8]
-    public let expect: JSONValue
-    public let note: String?
+    public var encodedInput: [UInt8] { body.encodedInput }
+    public var expect: JSONValue { body.expect }
+    /// The expectation's JSON text (compact), written once: every result of the case stores it.
+    public var encodedExpect: String { body.encodedExpect }
+    public var note: String? { body.note }
     /// Whether a null implementation's answer (``OperationDefinition/nullOutput``) would meet
     /// the expectation: a property of the case, worked out once when the corpus is loaded.
-    public let nullPasses: Bool
+    public var nullPasses: Bool { body.nullPasses }
     /// The level of ``requirement`` (INFO when the registry does not know it).
-    public let level: RequirementLevel
+    public var level: RequirementLevel { body.level }
     /// The operation's definition (nil when the corpus names an unknown one).
-    public let definition: OperationDefinition?
+    public var definition: OperationDefinition? { body.definition }
     /// Where the case is written: path relative to the corpus root, and line.
-    public let file: String
-    public let line: Int
+    public var file: String { body.file }
+    public var line: Int { body.line }
 
     init(id: String, suite: String, title: String, operation: String, requirement: String, also: [String],
          polarity: Polarity, provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue,
-         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int,
-         encodedInput: [UInt8]? = nil) {
+         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
         self.id = id
-        self.suite = suite
-        self.title = title
-        self.operation = operation
-        self.requirement = requirement
-        self.also = also
-        self.polarity = polarity
-        self.provenance = provenance
-        self.provenanceSource = provenanceSource
-        self.input = input
-        self.encodedInput = encodedInput ?? {
-            var bytes: [UInt8] = []
-            JSONSerializer.write(input, to: &bytes)
-            return bytes
-        }()
-        self.expect = expect
-        self.note = note
-        self.nullPasses = nullPasses
-        self.level = level
-        self.definition = definition
-        self.file = file
-        self.line = line
+        self.body = Body(suite: suite, title: title, operation: operation, requirement: requirement, also: also,
+                         polarity: polarity, provenance: provenance, provenanceSource: provenanceSource, input: input,
+                         expect: expect, note: note, nullPasses: nullPasses, level: level, definition: definition,
+                         file: file, line: line)
+    }
+
+    private init(id: String, body: Body) {
+        self.id = id
+        self.body = body
     }
 
     /// The same case under another id.
     func renamed(_ newID: String) -> ConformanceCase {
-        ConformanceCase(id: newID, suite: suite, title: title, operation: operation, requirement: requirement, also: also,
-                        polarity: polarity, provenance: provenance, provenanceSource: provenanceSource, input: input,
-                        expect: expect, note: note, nullPasses: nullPasses, level: level, definition: definition,
-                        file: file, line: line, encodedInput: encodedInput)
+        ConformanceCase(id: newID, body: body)
     }
 
     static let shape = JSONShape.object([

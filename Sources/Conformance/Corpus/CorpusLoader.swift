@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LinkJSON
 
@@ -22,14 +23,16 @@ struct CorpusLoader {
         ([root] + parts).joined(separator: "/")
     }
 
+    /// SHA-256 over every file read, in path order: each file's path, NUL, its length in
+    /// decimal, NUL, its bytes.
     func fingerprint() -> String {
-        var hasher = SHA256()
+        var hasher = Crypto.SHA256()
         for (path, bytes) in hashed.sorted(by: { $0.path < $1.path }) {
-            hasher.update(Array(path.utf8) + [0])
-            hasher.update(Array(String(bytes.count).utf8) + [0])
-            hasher.update(bytes)
+            hasher.update(data: Array(path.utf8) + [0])
+            hasher.update(data: Array(String(bytes.count).utf8) + [0])
+            hasher.update(data: bytes)
         }
-        return hasher.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
+        return SHA256.hex(digest: hasher.finalize())
     }
 
     /// Warns about folders that belong to no registered suite.
@@ -216,11 +219,5 @@ struct CorpusLoader {
             nullPasses: operation.map { $0.compare(expect, $0.nullOutput(input), input).isEmpty } ?? false,
             level: registry[requirementID]?.level ?? .info, definition: operation,
             file: file, line: line)
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

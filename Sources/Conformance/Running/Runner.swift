@@ -166,7 +166,7 @@ public struct Runner: Sendable {
         let nullWouldPass = level.isJudged && c.nullPasses
         return CaseResult(suite: suite.name, caseID: c.id, operation: c.operation, requirement: c.requirement,
                           level: level, outcome: outcome, nullWouldPass: nullWouldPass, actual: actual,
-                          expected: c.expect, message: message, durationNanos: nanos)
+                          expected: c.expect, encodedExpected: c.encodedExpect, message: message, durationNanos: nanos)
     }
 }
 

@@ -1,0 +1,93 @@
+import GRDB
+
+extension ResultsStore {
+    /// Every schema change, in order. A migration that has shipped is never edited: a change
+    /// to the schema is a new migration at the end, so databases written by older versions keep
+    /// opening.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: implementations, runs, requirements, case results") { db in
+            try db.execute(sql: """
+                CREATE TABLE implementation (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    language TEXT NOT NULL,
+                    homepage TEXT NOT NULL,
+                    UNIQUE (name, version, language, homepage)
+                );
+                CREATE TABLE run (
+                    id INTEGER PRIMARY KEY,
+                    startedAt TEXT NOT NULL,
+                    finishedAt TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'interrupted', 'failed')),
+                    corpusFingerprint TEXT NOT NULL,
+                    gitCommit TEXT,
+                    toolVersion TEXT NOT NULL,
+                    options TEXT NOT NULL,
+                    host TEXT NOT NULL,
+                    pid INTEGER NOT NULL
+                );
+                CREATE TABLE runImplementation (
+                    runId INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    implementationId INTEGER NOT NULL REFERENCES implementation(id),
+                    PRIMARY KEY (runId, implementationId)
+                );
+                CREATE TABLE runRequirement (
+                    runId INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    suite TEXT NOT NULL,
+                    requirementId TEXT NOT NULL,
+                    level TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    decided INTEGER NOT NULL,
+                    PRIMARY KEY (runId, suite, requirementId)
+                );
+                CREATE TABLE caseResult (
+                    id INTEGER PRIMARY KEY,
+                    runId INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    implementationId INTEGER NOT NULL REFERENCES implementation(id),
+                    suite TEXT NOT NULL,
+                    caseId TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    requirementId TEXT NOT NULL,
+                    level TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    nullWouldPass INTEGER NOT NULL,
+                    actual TEXT,
+                    expected TEXT NOT NULL,
+                    message TEXT,
+                    durationNanos INTEGER NOT NULL,
+                    UNIQUE (runId, implementationId, caseId)
+                );
+                CREATE INDEX caseResult_byRun ON caseResult (runId, implementationId, suite, outcome);
+                """)
+        }
+        migrator.registerMigration("v2: how each implementation fared in a run") { db in
+            try db.execute(sql: """
+                ALTER TABLE runImplementation ADD COLUMN status TEXT NOT NULL DEFAULT 'ok';
+                ALTER TABLE runImplementation ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE runImplementation ADD COLUMN expectedFailures TEXT;
+                """)
+        }
+        migrator.registerMigration("v3: fuzz findings") { db in
+            try db.execute(sql: """
+                CREATE TABLE finding (
+                    id INTEGER PRIMARY KEY,
+                    target TEXT NOT NULL,
+                    implementation TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('crash', 'invariant', 'leak', 'timeout', 'oom')),
+                    signature TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    input BLOB NOT NULL,
+                    reproducerPath TEXT NOT NULL,
+                    firstSeen TEXT NOT NULL,
+                    lastSeen TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('open', 'fixed')),
+                    UNIQUE (target, implementation, signature)
+                );
+                """)
+        }
+        return migrator
+    }()
+}
