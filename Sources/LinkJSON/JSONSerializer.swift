@@ -78,9 +78,30 @@ private struct Writer {
     mutating func writeNumber(_ d: Double) {
         guard d.isFinite else { append("null"); return }
         if d.rounded() == d, abs(d) < 1e15 {
-            out.append(contentsOf: String(Int64(d)).utf8)
+            writeInteger(Int64(d))
         } else {
             out.append(contentsOf: d.description.utf8)
+        }
+    }
+
+    /// The decimal digits of `n`, written in place (no intermediate String: outputs carry many
+    /// small integers).
+    mutating func writeInteger(_ n: Int64) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        if magnitude < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: more than the 20 digits of any Int64
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            while magnitude > 0 {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: buffer[i...])
         }
     }
 

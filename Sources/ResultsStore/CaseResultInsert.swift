@@ -11,6 +11,9 @@ import LinkJSON
 /// serialized here, once; `expected` is the case's text, serialized when the corpus was loaded.
 /// Holding this instead of the result lets the JSON trees go as soon as a batch is queued.
 struct CaseResultRow: Sendable {
+    /// Outputs this long (UTF-8 bytes) or longer are stored once by content (`outputText`).
+    static let sharedOutputBytes = 4_096
+
     let suite: String
     let caseID: String
     let operation: String
@@ -18,7 +21,10 @@ struct CaseResultRow: Sendable {
     let level: RequirementLevel
     let outcome: Outcome
     let nullWouldPass: Bool
+    /// The output's JSON text.
     let actual: String?
+    /// The SHA-256 of `actual` when it is stored in `outputText` rather than in the row.
+    let actualRef: String?
     let expected: String
     let message: String?
     let durationNanos: Int64
@@ -31,7 +37,9 @@ struct CaseResultRow: Sendable {
         level = r.level
         outcome = r.outcome
         nullWouldPass = r.nullWouldPass
-        actual = r.actual?.serialized()
+        let text = r.actual?.serialized()
+        actual = text
+        actualRef = text.flatMap { $0.utf8.count >= Self.sharedOutputBytes ? SHA256.hex(utf8: $0) : nil }
         expected = r.encodedExpected
         message = r.message
         durationNanos = r.durationNanos
@@ -47,9 +55,10 @@ struct CaseResultRow: Sendable {
 struct CaseResultInsert {
     static let sql = """
         INSERT OR REPLACE INTO caseResult (runId, implementationId, suite, caseId, operation, requirementId, level,
-            outcome, nullWouldPass, actual, expected, message, durationNanos)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            outcome, nullWouldPass, actual, expected, message, durationNanos, actualRef)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+    static let outputSQL = "INSERT OR IGNORE INTO outputText (sha256, text) VALUES (?, ?)"
 
     /// Tells SQLite to copy a bound text (the Swift string's storage is only lent for the call).
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
@@ -59,15 +68,27 @@ struct CaseResultInsert {
     private let run: Int64
     private let implementation: Int64
 
+    private let outputStatement: Statement
+
     init(_ db: Database, run: Int64, implementation: Int64) throws {
         statement = try db.cachedStatement(sql: Self.sql)
+        outputStatement = try db.cachedStatement(sql: Self.outputSQL)
         self.db = db
         self.run = run
         self.implementation = implementation
     }
 
-    /// Writes one row.
-    func write(_ r: CaseResultRow) throws {
+    /// Writes one row. `knownOutputs` holds the shared outputs already written through this
+    /// writer (so a repeated large output is not bound and offered again); it grows by this
+    /// row's when it has one.
+    func write(_ r: CaseResultRow, knownOutputs: inout Set<String>) throws {
+        if let ref = r.actualRef, !knownOutputs.contains(ref) {
+            let o = outputStatement.sqliteStatement
+            Self.bind(o, 1, ref)
+            Self.bind(o, 2, r.actual)
+            try step(o, Self.outputSQL)
+            knownOutputs.insert(ref)
+        }
         let s = statement.sqliteStatement
         sqlite3_bind_int64(s, 1, run)
         sqlite3_bind_int64(s, 2, implementation)
@@ -78,15 +99,20 @@ struct CaseResultInsert {
         Self.bind(s, 7, r.level.rawValue)
         Self.bind(s, 8, r.outcome.rawValue)
         sqlite3_bind_int64(s, 9, r.nullWouldPass ? 1 : 0)
-        Self.bind(s, 10, r.actual)
+        Self.bind(s, 10, r.actualRef == nil ? r.actual : nil)
         Self.bind(s, 11, r.expected)
         Self.bind(s, 12, r.message)
         sqlite3_bind_int64(s, 13, r.durationNanos)
+        Self.bind(s, 14, r.actualRef)
+        try step(s, Self.sql)
+    }
+
+    private func step(_ s: OpaquePointer, _ sql: String) throws {
         let code = sqlite3_step(s)
         sqlite3_reset(s)
         guard code == SQLITE_DONE else {
             let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: Self.sql)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
         }
     }
 

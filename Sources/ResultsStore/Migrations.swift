@@ -88,6 +88,21 @@ extension ResultsStore {
                 );
                 """)
         }
+        migrator.registerMigration("v4: large outputs stored once by content; one index fewer on case results") { db in
+            // An output of `CaseResultRow.sharedOutputBytes` or more is kept once in outputText,
+            // keyed by its SHA-256, and the result names it in actualRef (actual stays NULL):
+            // the same large output of every night, implementation and repeated case costs its
+            // bytes once. caseResult_byRun served only the summary query, which the UNIQUE
+            // index's (runId, ...) prefix serves as well; every result inserted paid for it.
+            try db.execute(sql: """
+                CREATE TABLE outputText (
+                    sha256 TEXT PRIMARY KEY,
+                    text TEXT NOT NULL
+                ) WITHOUT ROWID;
+                ALTER TABLE caseResult ADD COLUMN actualRef TEXT;
+                DROP INDEX caseResult_byRun;
+                """)
+        }
         return migrator
     }()
 }

@@ -83,6 +83,9 @@ private final class WriterState: @unchecked Sendable {
     private let condition = NSCondition()
     // Everything below is guarded by `condition`.
     private var queue: [[CaseResultRow]] = []
+    /// The shared outputs (large ones, by SHA-256) this writer has written: only its thread
+    /// touches it.
+    private var knownOutputs: Set<String> = []
     private var queuedRows = 0
     private var oldestQueued: ContinuousClock.Instant?
     private var finishing = false
@@ -196,7 +199,7 @@ private final class WriterState: @unchecked Sendable {
             try store.pool.write { db in
                 let insert = try CaseResultInsert(db, run: run, implementation: implementation)
                 for batch in work {
-                    for row in batch { try insert.write(row) }
+                    for row in batch { try insert.write(row, knownOutputs: &knownOutputs) }
                 }
             }
             return nil

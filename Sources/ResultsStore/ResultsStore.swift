@@ -128,7 +128,8 @@ public final class ResultsStore: Sendable {
     public func insert(_ results: [CaseResult], run: Int64, implementation: Int64) throws {
         try pool.write { db in
             let insert = try CaseResultInsert(db, run: run, implementation: implementation)
-            for result in results { try insert.write(CaseResultRow(result)) }
+            var known: Set<String> = []
+            for result in results { try insert.write(CaseResultRow(result), knownOutputs: &known) }
         }
     }
 
@@ -176,13 +177,18 @@ public final class ResultsStore: Sendable {
     /// Every result of a run, in insertion order.
     public func results(run: Int64) throws -> [StoredResult] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM caseResult WHERE runId = ? ORDER BY id", arguments: [run]).map { row in
+            // A large output lives in outputText, named by the row's actualRef.
+            try Row.fetchAll(db, sql: """
+                SELECT c.*, COALESCE(c.actual, o.text) AS actualText FROM caseResult c
+                LEFT JOIN outputText o ON o.sha256 = c.actualRef
+                WHERE c.runId = ? ORDER BY c.id
+                """, arguments: [run]).map { row in
                 let expectedText: String = row["expected"]
                 return StoredResult(implementationID: row["implementationId"], result: CaseResult(
                     suite: row["suite"], caseID: row["caseId"], operation: row["operation"], requirement: row["requirementId"],
                     level: RequirementLevel(rawValue: row["level"]) ?? .info, outcome: Outcome(rawValue: row["outcome"]) ?? .errored,
                     nullWouldPass: row["nullWouldPass"],
-                    actual: (row["actual"] as String?).flatMap { try? JSONParser.parse($0) },
+                    actual: (row["actualText"] as String?).flatMap { try? JSONParser.parse($0) },
                     expected: (try? JSONParser.parse(expectedText)) ?? .null, encodedExpected: expectedText,
                     message: row["message"], durationNanos: row["durationNanos"]))
             }

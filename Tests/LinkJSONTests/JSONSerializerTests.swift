@@ -25,6 +25,18 @@ struct JSONSerializerTests {
         #expect(lines == ["{", #"  "a": ["#, "    1,", "    2", "  ],", #"  "b": {},"#, #"  "c": []"#, "}"])
     }
 
+    /// Integral numbers are written digit by digit in place: every magnitude up to the bound
+    /// where the fraction-free form stops, both signs, and the single-digit fast path.
+    @Test func integralNumbersAreWrittenAsTheirDecimalDigits() {
+        let samples: [Int64] = [0, 7, -7, 9, 10, -10, 99, 100, 4096, -65_536, 123_456_789, 999_999_999_999_999, -999_999_999_999_999]
+        for n in samples {
+            #expect(JSONValue.number(Double(n)).serialized() == String(n), "\(n)")
+        }
+        #expect(JSONValue.number(-0.0).serialized() == "0")
+        #expect(JSONValue.number(1e15).serialized() == (1e15).description, "past the bound the number keeps its Double form")
+        #expect(JSONValue.array([.number(12), .number(-3)]).serialized() == "[12,-3]")
+    }
+
     @Test func emptyContainers() {
         #expect(JSONValue.array([]).serialized() == "[]")
         #expect(JSONValue.object(JSONObject()).serialized() == "{}")

@@ -13,6 +13,12 @@ public enum SHA256 {
         hex(digest: Crypto.SHA256.hash(data: Array(bytes)))
     }
 
+    /// The digest of a text's UTF-8 bytes, read in place (no copy of a large text).
+    public static func hex(utf8 text: String) -> String {
+        var text = text
+        return text.withUTF8 { hex(digest: Crypto.SHA256.hash(data: UnsafeRawBufferPointer($0))) }
+    }
+
     /// A finished digest as 64 lower-case hexadecimal digits.
     public static func hex(digest: Crypto.SHA256.Digest) -> String {
         let digits = Array("0123456789abcdef".utf8)
