@@ -77,8 +77,9 @@ struct RunCommandTests {
 
     @Test func interruptedRunIsMarkedAndKeepsItsResults() async throws {
         // A corpus big enough to take a while (the repository's plus 12,000 generated cases),
-        // answered one at a time by the reference behind a Python relay: some seconds of work,
-        // so the interruption lands mid-run however fast the in-process path gets.
+        // answered one at a time by the reference behind a Python relay that waits 2 ms before
+        // each request: at least 24 s of work, so the interruption lands mid-run however fast
+        // the harness gets.
         let dir = CLI.temporaryDirectory()
         let relay = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures/tee_adapter.py").path
         try FileManager.default.copyItem(atPath: corpus, toPath: dir + "/Corpus")
@@ -90,6 +91,7 @@ struct RunCommandTests {
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["run", "--corpus", dir + "/Corpus", "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
                              "--adapter", "python3 \(relay) \(dir)/log \(CLI.binary) adapter", "--window", "1"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TEE_DELAY_SECONDS": "0.002"]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -2,14 +2,18 @@
 """Sits between the harness and an adapter and logs every line each side sends.
 
 usage: tee_adapter.py LOGDIR COMMAND...
-Writes LOGDIR/to-adapter.jsonl and LOGDIR/from-adapter.jsonl, byte for byte.
+Writes LOGDIR/to-adapter.jsonl and LOGDIR/from-adapter.jsonl, byte for byte. With
+TEE_DELAY_SECONDS set, waits that long before passing on each line to the adapter (a slow
+adapter, for tests that must catch a run in the middle).
 """
 import os
 import subprocess
 import sys
 import threading
+import time
 
 logdir, command = sys.argv[1], sys.argv[2:]
+delay = float(os.environ.get("TEE_DELAY_SECONDS", "0"))
 os.makedirs(logdir, exist_ok=True)
 child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
@@ -19,6 +23,8 @@ def upstream():
         for line in sys.stdin.buffer:
             log.write(line)
             log.flush()
+            if delay:
+                time.sleep(delay)
             try:
                 child.stdin.write(line)
                 child.stdin.flush()
