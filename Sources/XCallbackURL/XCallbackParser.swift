@@ -2,6 +2,9 @@ import LinkURL
 
 /// Reads one URL as an x-callback-url (``XCallback/parse(_:limits:)``).
 struct XCallbackParser {
+    /// The x- parameters' names (made once: the parse is a hot path).
+    static let parameterNames = XCallbackParameter.allCases.map(\.rawValue)
+
     let url: LinkURL
     var violations: [XCallbackViolation] = []
 
@@ -25,7 +28,7 @@ struct XCallbackParser {
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
                 message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
-        if let fragment = FragmentReading(url, parameters: XCallbackParameter.allCases.map(\.rawValue)) {
+        if url.fragment != nil, let fragment = FragmentReading(url, parameters: Self.parameterNames) {
             violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,
                                                  message: fragment.message(form: "the x-callback-url form", subject: "URL")))
         }
@@ -209,7 +212,7 @@ struct XCallbackParser {
             }
             var cut: CallbackInspection.Cut?
             if case .rawDelimiter = finding {
-                cut = CallbackInspection.cut(after: valueRange, in: url, known: XCallbackParameter.allCases.map(\.rawValue),
+                cut = CallbackInspection.cut(after: valueRange, in: url, known: Self.parameterNames,
                                              landedIn: "a parameter of the action")
             }
             violations.append(Self.violation(finding, parameter: name, offset: at, cut: cut) { r in

@@ -24,7 +24,20 @@ public struct XignRedirect: Sendable {
     public let violations: [XignViolation]
     /// The parameters as written in the link (not decoded), each when it appears once with a
     /// value; kept whether or not the link starts a process, so that a check can show them.
-    public let written: Written
+    /// Read on demand: the check keeps only where they stand (the link's bytes are shared, not
+    /// copied), so the hot path makes no strings for them.
+    public var written: Written {
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: linkBytes[$0], as: UTF8.self) } }
+        return Written(action: text(writtenRanges.action), pid: text(writtenRanges.pid),
+                       sourceURL: text(writtenRanges.sourceURL), browser: text(writtenRanges.browser))
+    }
+    let linkBytes: [UInt8]
+    let writtenRanges: WrittenRanges
+
+    /// Where each parameter's value stands in the link.
+    struct WrittenRanges: Sendable, Hashable {
+        var action, pid, sourceURL, browser: Range<Int>?
+    }
 
     /// Parameter values as they stand in the link.
     public struct Written: Sendable, Hashable {
@@ -70,7 +83,7 @@ struct RedirectReader {
     let schemes: [String]
     let hosts: [String]
     var violations: [XignViolation] = []
-    var written = XignRedirect.Written()
+    var written = XignRedirect.WrittenRanges()
 
     init(url: LinkURL, schemes: [String], hosts: [String]) {
         self.url = url
@@ -80,9 +93,11 @@ struct RedirectReader {
 
     static let processPrefix = Array("/in-app/process/".utf8)
     static let initPath = Array("/in-app/process/init".utf8)
+    /// The parameters a fragment can swallow.
+    static let parameterNames = ["pid", "action", "source-url", "browser"]
 
     func none() -> XignRedirect {
-        XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations, written: written)
+        XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations, linkBytes: url.bytes, writtenRanges: written)
     }
 
     mutating func run() -> XignRedirect {
@@ -117,11 +132,11 @@ struct RedirectReader {
             }
         }
 
-        func text(_ found: ParameterOccurrences) -> String? {
-            found.single?.value.flatMap { $0.isEmpty ? nil : url.text(in: $0) }
+        func range(_ found: ParameterOccurrences) -> Range<Int>? {
+            found.single?.value.flatMap { $0.isEmpty ? nil : $0 }
         }
-        written = XignRedirect.Written(action: form == .appLink ? text(found.action) : nil, pid: text(found.pid),
-                                       sourceURL: text(found.sourceURL), browser: text(found.browser))
+        written = XignRedirect.WrittenRanges(action: form == .appLink ? range(found.action) : nil, pid: range(found.pid),
+                                             sourceURL: range(found.sourceURL), browser: range(found.browser))
 
         var processName: String?
         switch form {
@@ -173,7 +188,7 @@ struct RedirectReader {
         case .repeated: break
         }
 
-        if let fragment = FragmentReading(url, parameters: ["pid", "action", "source-url", "browser"]) {
+        if url.fragment != nil, let fragment = FragmentReading(url, parameters: Self.parameterNames) {
             violations.append(XignViolation(.linkHasFragment, offset: fragment.hash,
                                             message: fragment.message(form: "the XignSys link form")))
         }
@@ -194,9 +209,9 @@ struct RedirectReader {
         }
 
         guard !violations.contains(where: { $0.level == .must }) else {
-            return XignRedirect(process: nil, form: form, pid: nil, sourceURL: nil, browser: nil, violations: violations, written: written)
+            return XignRedirect(process: nil, form: form, pid: nil, sourceURL: nil, browser: nil, violations: violations, linkBytes: url.bytes, writtenRanges: written)
         }
-        return XignRedirect(process: process, form: form, pid: pid, sourceURL: sourceURL, browser: browser, violations: violations, written: written)
+        return XignRedirect(process: process, form: form, pid: pid, sourceURL: sourceURL, browser: browser, violations: violations, linkBytes: url.bytes, writtenRanges: written)
     }
 
     /// Reads one parameter, reporting a repeat.
