@@ -7,6 +7,12 @@ import LinkURL
 ///
 /// Every callback carries the launch's generation, so that events from a process the harness
 /// has already replaced are recognised and ignored.
+/// Why an adapter could not be launched at all.
+struct AdapterLaunchError: Error, CustomStringConvertible, LocalizedError {
+    let description: String
+    var errorDescription: String? { description }
+}
+
 final class AdapterProcess: @unchecked Sendable {
     enum LineEvent {
         case line([UInt8])
@@ -15,10 +21,7 @@ final class AdapterProcess: @unchecked Sendable {
     }
 
     let generation: Int
-    private let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    private let process: SpawnedProcess
     private let writeLock = NSLock()
     private var inputClosed = false
     private var writeFailed = false
@@ -31,37 +34,33 @@ final class AdapterProcess: @unchecked Sendable {
          onExit: @escaping @Sendable (Int, String) -> Void) throws {
         self.generation = generation
         stderrTail = ByteRing(capacity: configuration.stderrTailBytes)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = configuration.arguments
-        if let directory = configuration.workingDirectory {
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        // Spawned with an empty signal mask and default dispositions (SpawnedProcess), whatever
+        // this thread blocks or the harness ignores.
+        do {
+            process = try SpawnedProcess(arguments: configuration.arguments, workingDirectory: configuration.workingDirectory,
+                                         environment: configuration.environment)
+        } catch let error as SpawnedProcess.SpawnError {
+            throw AdapterLaunchError(description: error.description)
         }
-        if !configuration.environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(configuration.environment) { _, new in new }
-        }
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        try process.run()
 
         let maxLine = configuration.maxLineBytes
-        let out = stdoutPipe.fileHandleForReading.fileDescriptor
-        let err = stderrPipe.fileHandleForReading.fileDescriptor
+        let out = process.output
+        let err = process.error
         let tail = stderrTail
         let process = self.process
         let stderrDone = DispatchSemaphore(value: 0)
         let reader = Thread {
             AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLines(generation, $0) }
-            process.waitUntilExit()
+            let how = process.waitForExit()
             // Let the last words on stderr arrive before the exit is reported with them.
             _ = stderrDone.wait(timeout: .now() + .milliseconds(300))
-            let how = process.terminationReason == .uncaughtSignal
-                ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
             onExit(generation, how)
         }
         reader.name = "adapter stdout"
         reader.start()
         let drainer = Thread {
+            // The closure holds the process (see the end), so its descriptors stay open while
+            // this thread reads.
             var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(err, $0.baseAddress, $0.count) }
@@ -70,12 +69,13 @@ final class AdapterProcess: @unchecked Sendable {
                 tail.append(buffer[0..<n])
             }
             stderrDone.signal()
+            withExtendedLifetime(process) {}
         }
         drainer.name = "adapter stderr"
         drainer.start()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Writes one message now (with anything queued before it). False when the adapter no
     /// longer reads its input (a write failed, or the input was closed).
@@ -103,7 +103,7 @@ final class AdapterProcess: @unchecked Sendable {
         writeLock.lock()
         if writing { writeLock.unlock(); return !writeFailed }
         writing = true
-        let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        let fd = process.input
         var batch: [UInt8] = []
         while !queued.isEmpty && !writeFailed {
             swap(&batch, &queued)
@@ -145,12 +145,12 @@ final class AdapterProcess: @unchecked Sendable {
         defer { writeLock.unlock() }
         guard !inputClosed else { return }
         inputClosed = true
-        try? stdinPipe.fileHandleForWriting.close()
+        process.closeInput()
     }
 
     /// Kills the process at once (SIGKILL): used when it misbehaved or hangs.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.terminate(SIGKILL)
     }
 
     /// Asks politely (input closed), then insists: used at the end of a run.
@@ -158,7 +158,7 @@ final class AdapterProcess: @unchecked Sendable {
         closeInput()
         let deadline = ContinuousClock.now + grace
         while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGTERM) }
+        if process.isRunning { process.terminate(SIGTERM) }
         let hard = ContinuousClock.now + .seconds(1)
         while process.isRunning && ContinuousClock.now < hard { usleep(5_000) }
         kill()

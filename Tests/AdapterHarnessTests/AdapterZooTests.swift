@@ -194,3 +194,41 @@ struct AdapterZooTests {
         #expect(throws: CommandLineWords.Unbalanced.self) { try CommandLineWords.split("a 'b") }
     }
 }
+
+/// An adapter starts as it would from a shell: nothing blocked, nothing ignored, whatever the
+/// harness's own threads block and whatever it ignores while it stops gracefully.
+@Suite(.serialized)
+struct AdapterSignalTests {
+    func masks() async throws -> (blocked: UInt64, ignored: UInt64) {
+        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "signals"]))
+        _ = try await adapter.start()
+        let answer = await adapter.run(Request(caseID: "probe", operation: "ulc.parse", input: ["link": "x"]))
+        await adapter.stop()
+        guard case .output(let output) = answer,
+              let blocked = output["blocked"]?.stringValue.flatMap({ UInt64($0, radix: 16) }),
+              let ignored = output["ignored"]?.stringValue.flatMap({ UInt64($0, radix: 16) }) else {
+            throw ImplementationError("no masks in \(answer)")
+        }
+        return (blocked, ignored)
+    }
+
+    @Test func adaptersStartWithNoSignalBlockedOrIgnored() async throws {
+        // Ignore SIGUSR2 and block SIGUSR1 and SIGALRM here, as `linkconform run` ignores INT and
+        // TERM and Dispatch's threads block most signals: none of it may reach the adapter.
+        // (USR2 is ignored for the whole test process; no test uses it.)
+        let previous = signal(SIGUSR2, SIG_IGN)
+        defer { signal(SIGUSR2, previous) }
+        var blockedHere = sigset_t()
+        sigemptyset(&blockedHere)
+        sigaddset(&blockedHere, SIGUSR1)
+        sigaddset(&blockedHere, SIGALRM)
+        var before = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blockedHere, &before)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+
+        let (blocked, ignored) = try await masks()
+        #expect(blocked == 0, "blocked in the adapter: \(String(blocked, radix: 16))")
+        #expect(ignored & (1 << (UInt64(SIGUSR2) - 1)) == 0, "SIGUSR2 ignored in the adapter: \(String(ignored, radix: 16))")
+        #expect(ignored & (1 << (UInt64(SIGTERM) - 1)) == 0 && ignored & (1 << (UInt64(SIGINT) - 1)) == 0)
+    }
+}

@@ -51,6 +51,12 @@ for line in sys.stdin:
     bad = "bad" in case or mode == "hang-all"
     if mode == "hang-all":
         time.sleep(3600)
+    if mode == "signals":
+        # What this process was started with: its blocked and ignored signal sets (hex masks,
+        # bit n-1 for signal n), as the kernel reports them.
+        status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+        send({"seq": seq, "output": {"blocked": status["SigBlk"].strip(), "ignored": status["SigIgn"].strip()}})
+        continue
     if mode == "reverse":
         held.append(good)
         if len(held) == 4:

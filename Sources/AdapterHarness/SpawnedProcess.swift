@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A child process started with `posix_spawn` the way an adapter expects a fresh process: an
+/// empty signal mask and every signal at its default disposition, whatever the harness's
+/// threads block or ignore (Dispatch's threads block HUP, INT, TERM, ALRM, USR1/2 and more;
+/// `linkconform run` ignores INT and TERM while it stops gracefully). Foundation's `Process`
+/// passes both on, so an adapter that bounds its work with `alarm`, or a child of it that should
+/// die on SIGTERM, would not behave as it does on its own.
+///
+/// Its standard input, output and error are pipes whose harness ends ``input``, ``output`` and
+/// ``error`` are; the command runs through `/usr/bin/env`, so the first argument is looked up
+/// in PATH.
+///
+/// ```swift
+/// let child = try SpawnedProcess(arguments: ["python3", "adapter.py"], workingDirectory: nil, environment: [:])
+/// child.terminate(SIGKILL)
+/// child.waitForExit()   // "killed by signal 9"
+/// ```
+final class SpawnedProcess: @unchecked Sendable {
+    struct SpawnError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let pid: pid_t
+    /// Our ends of the child's standard input (write), output and error (read).
+    let input: Int32
+    let output: Int32
+    let error: Int32
+
+    private let lock = NSLock()
+    private var exit: String?
+    private var inputOpen = true
+
+    init(arguments: [String], workingDirectory: String?, environment overrides: [String: String]) throws {
+        // Pipes: the child's ends are dup2'ed onto 0, 1 and 2 (dup2 clears close-on-exec on the
+        // copy); every original end is close-on-exec, so no child keeps a stray copy.
+        var fds: [[Int32]] = []
+        for _ in 0..<3 {
+            var pair: [Int32] = [0, 0]
+            guard pipe(&pair) == 0 else {
+                let why = String(cString: strerror(errno))
+                for p in fds { close(p[0]); close(p[1]) }
+                throw SpawnError(description: "cannot make a pipe: \(why)")
+            }
+            for i in 0..<2 {
+                if pair[i] < 3 {
+                    // A harness started without a standard stream gets pipe ends numbered 0 to
+                    // 2: move them up, so that dup2 onto 0, 1 and 2 never meets its own source.
+                    let moved = fcntl(pair[i], F_DUPFD_CLOEXEC, 3)
+                    close(pair[i])
+                    pair[i] = moved
+                } else {
+                    _ = fcntl(pair[i], F_SETFD, FD_CLOEXEC)
+                }
+            }
+            fds.append(pair)
+        }
+        let (stdinPipe, stdoutPipe, stderrPipe) = (fds[0], fds[1], fds[2])
+        defer {
+            close(stdinPipe[0]); close(stdoutPipe[1]); close(stderrPipe[1])   // the child's ends, ours no more
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+
+        var command = ["/usr/bin/env"]
+        if let workingDirectory {
+            if let addChdir = Self.addChdir {
+                _ = workingDirectory.withCString { addChdir(&actions, $0) }
+            } else {
+                command += ["-C", workingDirectory]   // GNU env changes directory itself
+            }
+        }
+        command += arguments
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var every = sigset_t()
+        sigfillset(&every)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &every)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, new in new }
+            .map { "\($0.key)=\($0.value)" }
+        var child: pid_t = 0
+        let status = Self.withCStrings(command) { argv in
+            Self.withCStrings(environment) { envp in
+                posix_spawn(&child, "/usr/bin/env", &actions, &attributes, argv, envp)
+            }
+        }
+        guard status == 0 else {
+            for p in fds { close(p[0]); close(p[1]) }
+            throw SpawnError(description: "posix_spawn failed: \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = stdinPipe[1]
+        output = stdoutPipe[0]
+        error = stderrPipe[0]
+    }
+
+    deinit {
+        closeInput()
+        close(output)
+        close(error)
+    }
+
+    /// Closes the child's standard input (it reads end of file), once.
+    func closeInput() {
+        let open = lock.withLock { () -> Bool in
+            defer { inputOpen = false }
+            return inputOpen
+        }
+        if open { close(input) }
+    }
+
+    /// Whether the child has not ended yet (it is not reaped here: ``waitForExit()`` does that).
+    var isRunning: Bool {
+        if lock.withLock({ exit != nil }) { return false }
+        var info = siginfo_t()
+        let found = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        // With WNOHANG, a child still running leaves si_pid at 0.
+        return found == 0 && info._sifields._sigchld.si_pid == 0
+    }
+
+    /// Sends a signal, unless the child is already reaped (its pid may belong to another).
+    func terminate(_ signal: Int32) {
+        lock.withLock {
+            if exit == nil { _ = kill(pid, signal) }
+        }
+    }
+
+    /// Waits for the child to end, reaps it, and says how it ended (`exit status 3`,
+    /// `killed by signal 9`).
+    @discardableResult
+    func waitForExit() -> String {
+        if let done = lock.withLock({ exit }) { return done }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let low = status & 0x7F
+        let how = low == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(low)"
+        lock.withLock { exit = how }
+        return how
+    }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), looked up at run time:
+    /// the C module does not declare it.
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private static let addChdir: AddChdir? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    /// A NULL-terminated array of C strings for the duration of `body`.
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer { for p in pointers { free(p) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
