@@ -91,11 +91,22 @@ struct CheckCommand: ParsableCommand {
     }
 
     func readFile(_ path: String, trimNewline: Bool) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            Console.error("cannot read \(path)")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            Console.error("cannot read \(path): it is a directory; give a file that holds the link")
             throw Exit.harness
         }
-        let data = (try? handle.read(upToCount: Self.maxInput + 1)) ?? Data()
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            Console.error("cannot read \(path): no such file, or not readable")
+            throw Exit.harness
+        }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.maxInput + 1) ?? Data()
+        } catch {
+            Console.error("cannot read \(path): \(error.localizedDescription)")
+            throw Exit.harness
+        }
         return trimNewline ? trimmed(data) : [UInt8](data)
     }
 

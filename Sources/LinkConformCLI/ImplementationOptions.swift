@@ -21,6 +21,9 @@ struct ImplementationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds to wait for one answer from an adapter (default 5; a manifest may set its own).", valueName: "seconds"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("Seconds to wait for an adapter's answer to the start handshake (default 20; a manifest may set its own).", valueName: "seconds"))
+    var startTimeout: Double?
+
     @Option(help: ArgumentHelp("Requests an adapter may have outstanding at once (default 32).", valueName: "n"))
     var window: Int?
 
@@ -42,6 +45,7 @@ struct ImplementationOptions: ParsableArguments {
             }
         }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let startTimeout, !(startTimeout > 0) { throw ValidationError("--start-timeout must be more than 0 seconds") }
         if let window, window < 1 { throw ValidationError("--window must be at least 1") }
     }
 
@@ -80,6 +84,7 @@ struct ImplementationOptions: ParsableArguments {
     func overridden(_ base: AdapterConfiguration) -> AdapterConfiguration {
         var c = base
         if let timeout { c.timeout = .milliseconds(Int(timeout * 1000)) }
+        if let startTimeout { c.startTimeout = .milliseconds(Int(startTimeout * 1000)) }
         if let window { c.window = window }
         if let maxRestarts { c.maxRestarts = maxRestarts }
         if let maxLineBytes { c.maxLineBytes = maxLineBytes }

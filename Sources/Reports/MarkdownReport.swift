@@ -31,7 +31,7 @@ public enum MarkdownReport {
         out.append("")
         for impl in data.implementations {
             let info = impl.info
-            var line = "- **\(cell(info.name))** \(info.version) (\(info.language.isEmpty ? "?" : info.language))"
+            var line = "- **\(cell(info.name))**" + ImplementationTitle.details(info).map { " " + $0 }.joined()
             if !info.homepage.isEmpty { line += ", \(info.homepage)" }
             if impl.status != .ok { line += ": **\(impl.status.rawValue)**" }
             out.append(line)

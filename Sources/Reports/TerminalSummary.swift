@@ -7,7 +7,7 @@ public enum TerminalSummary {
         let run = data.run
         lines.append("run \(run.id) \(run.status.rawValue), corpus \(run.corpusFingerprint.prefix(12)), \(data.results.count) results")
         for impl in data.implementations {
-            lines.append("\(impl.info.name) \(impl.info.version) (\(impl.info.language))" + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
+            lines.append(ImplementationTitle.plain(impl.info) + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
             for note in impl.notes.suffix(3) { lines.append("  note: \(note)") }
             for row in data.summary where row.implementationID == impl.id {
                 var parts = ["\(row.suite): \(row.total) cases"]

@@ -96,3 +96,19 @@ struct OutstandingRequestsTests {
         if case .retryAlone(let why) = wake[0].1 { #expect(why == "2 expired") }
     }
 }
+
+/// An adapter known only by its command is named by what it runs.
+struct AdapterNameTests {
+    @Test(arguments: [
+        (["python3", "-u", "adapters/my_adapter.py"], "my_adapter.py"),
+        (["python3.11", "x/y.py", "--flag"], "y.py"),
+        (["node", "adapter.mjs"], "adapter.mjs"),
+        ([".build/release/foundation-adapter"], "foundation-adapter"),
+        (["/usr/bin/bash"], "bash"),
+        ([String](), "adapter"),
+    ])
+    func anAdapterIsNamedByItsScriptOrProgram(arguments: [String], name: String) {
+        #expect(AdapterConfiguration(arguments: arguments).name == name)
+        #expect(AdapterConfiguration(name: "given", arguments: arguments).name == "given")
+    }
+}

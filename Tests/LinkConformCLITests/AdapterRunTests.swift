@@ -91,6 +91,21 @@ struct AdapterRunTests {
         #expect(rows.filter { $0["outcome"] == "notRun" }.count >= 150, "the cases it missed are recorded")
     }
 
+    /// `--start-timeout` bounds the handshake; the adapter that missed it is named by its script,
+    /// and the summary shows no empty version or language.
+    @Test func startTimeoutBoundsTheHandshakeAndTheScriptNamesTheAdapter() async throws {
+        let dir = CLI.temporaryDirectory()
+        let started = ContinuousClock.now
+        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--start-timeout", "0.5", "--adapter", "python3 \(Self.zoo) hang-start"])
+        #expect(started.duration(to: .now) < .seconds(15), "the 20 s default did not apply")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("zoo.py did not start: no answer to start within 0.5 s"), "\(result.stderr)")
+        #expect(result.stdout.contains("zoo.py: failed-to-start"), "\(result.stdout)")
+        #expect(!result.stdout.contains("()"), "no empty version or language is shown: \(result.stdout)")
+        #expect(try await CLI.run(["run", "--start-timeout", "0"]).status == 64)
+    }
+
     @Test func expectedFailuresDecideTheExitCodeAndNameTheLines() async throws {
         let dir = CLI.temporaryDirectory()
         let doc = try String(contentsOf: CLI.repository.appendingPathComponent("docs/adapter-protocol.md"), encoding: .utf8)

@@ -64,6 +64,9 @@ struct CheckCommandTests {
     @Test func missingInputIsAUsageError() async throws {
         #expect(try await CLI.run(["check"]).status == 64)
         #expect(try await CLI.run(["check", "--file", "/nonexistent"]).status == 2)
+        // A folder is not an empty link: exit 2, said plainly.
+        let folder = try await CLI.run(["check", "--file", NSTemporaryDirectory()])
+        #expect(folder.status == 2 && folder.stderr.contains("is a directory"), "\(folder.output)")
     }
 
     // MARK: one verdict, three outputs (in process)
