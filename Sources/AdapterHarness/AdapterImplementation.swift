@@ -282,7 +282,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
         let tail = supervision.process?.stderrTail.text ?? ""
         supervision.replace(because: message)
-        wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: message + Self.stderrNote(tail)) }, shared: message)
+        wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: message + Self.stderrNote(tail)) }, shared: { _ in message })
     }
 
     private func handleExit(_ g: Int, _ how: String) {
@@ -309,10 +309,9 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             return
         }
         supervision.note("the adapter died (\(how))")
-        let outstanding = requests.pending.values.count { $0.generation == g }
         wake = requests.endAll(generation: g,
                                alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + Self.stderrNote(tail)) },
-                               shared: "the adapter died (\(how)) with \(outstanding) cases outstanding")
+                               shared: { "the adapter died (\(how)) with \($0) cases outstanding" })
     }
 
     /// The watchdog's tick: a handshake or requests past their deadline. False once stopped.

@@ -79,14 +79,15 @@ struct OutstandingRequests<Waiter> {
     }
 
     /// Ends every request of `generation` because of one event: with a single request
-    /// outstanding the event is its fault (`alone`); with several, each is sent again alone.
-    mutating func endAll(generation: Int, alone: (String) -> Answer, shared: String) -> Wake {
+    /// outstanding the event is its fault (`alone`); with several, each is sent again alone
+    /// (`shared` words the event for that many).
+    mutating func endAll(generation: Int, alone: (String) -> Answer, shared: (Int) -> String) -> Wake {
         let mine = pending.filter { $0.value.generation == generation }
         var wake: Wake = []
         for (seq, p) in mine {
             pending.removeValue(forKey: seq)
             remember(seq, p.caseID)
-            wake.append((p.waiter, mine.count == 1 ? .answer(alone(p.caseID)) : .retryAlone(shared)))
+            wake.append((p.waiter, mine.count == 1 ? .answer(alone(p.caseID)) : .retryAlone(shared(mine.count))))
         }
         return wake
     }

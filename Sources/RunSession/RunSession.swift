@@ -99,11 +99,8 @@ public final class RunSession {
     /// One implementation: false when it could not be started.
     private func runOne(_ plan: ImplementationPlan, _ events: Events) async throws -> Bool {
         let implementation = plan.implementation
-        var started: Result<ImplementationInfo, ImplementationError>
-        if let prepare = plan.prepare {
-            events.message("preparing: \(prepare.joined(separator: " "))")
-        }
-        if let prepare = plan.prepare, let failure = Preparation.run(prepare, in: plan.workingDirectory) {
+        let started: Result<ImplementationInfo, ImplementationError>
+        if let failure = prepare(plan, events) {
             started = .failure(ImplementationError(failure))
         } else {
             do { started = .success(try await implementation.start()) } catch { started = .failure(error) }
@@ -138,6 +135,13 @@ public final class RunSession {
                                               notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
             return true
         }
+    }
+
+    /// Runs the plan's prepare command, if it has one; what went wrong, or nil.
+    private func prepare(_ plan: ImplementationPlan, _ events: Events) -> String? {
+        guard let command = plan.prepare else { return nil }
+        events.message("preparing: \(command.joined(separator: " "))")
+        return Preparation.run(command, in: plan.workingDirectory)
     }
 
     /// Where the not-run results of an implementation that did not start go: straight into the

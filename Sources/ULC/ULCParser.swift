@@ -23,8 +23,6 @@ public enum ULC {
 }
 
 private struct Parser {
-    /// The callback parameters' names (made once: the parse is a hot path).
-    static let parameterNames = ULCParameter.allCases.map(\.rawValue)
 
     let url: LinkURL
     var violations: [ULCViolation] = []
@@ -59,7 +57,7 @@ private struct Parser {
 
         checkAction()
         checkSyntax()
-        if url.fragment != nil, let fragment = FragmentReading(url, parameters: Self.parameterNames) {
+        if let fragment = FragmentReading(url, parameters: ULCParameter.names) {
             violations.append(ULCViolation(.linkHasFragment, offset: fragment.hash, message: fragment.message(form: "the ULC form")))
         }
         let success = callback(.success, successItems)
@@ -128,7 +126,7 @@ private struct Parser {
         for finding in findings where finding.concernsEncoding {
             var cut: CallbackInspection.Cut?
             if case .rawDelimiter = finding {
-                cut = CallbackInspection.cut(after: valueRange, in: url, known: Self.parameterNames,
+                cut = CallbackInspection.cut(after: valueRange, in: url, known: ULCParameter.names,
                                              landedIn: "part of the logout action")
             }
             violations.append(ULC.violation(finding, parameter, offset: at, cut: cut, text: words))

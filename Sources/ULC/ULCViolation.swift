@@ -74,4 +74,7 @@ public enum ULCParameter: String, Sendable, Hashable, CaseIterable, CustomString
     case error = "ulc-error"
 
     public var description: String { rawValue }
+
+    /// Every callback parameter's name, made once (the parse and `check` ask for the list).
+    public static let names = allCases.map(\.rawValue)
 }

@@ -7,6 +7,9 @@ public enum XCallbackParameter: String, Sendable, Hashable, CaseIterable {
     case error = "x-error"
     case cancel = "x-cancel"
 
+    /// Every x- parameter's name, made once (the parse and `check` ask for the list).
+    public static let names = allCases.map(\.rawValue)
+
     /// The name, for comparisons that do not allocate.
     public var name: StaticString {
         switch self {

@@ -60,6 +60,8 @@ extension XignQR {
     /// The deep-link scheme and app-link host of the official XignSys XignIn-Manager.
     public static let defaultSchemes = ["xignqr"]
     public static let defaultHosts = ["xign.me"]
+    /// The query parameters of the link forms (what a fragment can swallow).
+    public static let parameterNames = ["pid", "action", "source-url", "browser"]
 
     /// Reads a link the way an app does when it arrives (on the UI thread): deep links whose
     /// scheme is one of `schemes`, app links on one of `hosts`; everything compared in any
@@ -93,8 +95,6 @@ struct RedirectReader {
 
     static let processPrefix = Array("/in-app/process/".utf8)
     static let initPath = Array("/in-app/process/init".utf8)
-    /// The parameters a fragment can swallow.
-    static let parameterNames = ["pid", "action", "source-url", "browser"]
 
     func none() -> XignRedirect {
         XignRedirect(process: nil, form: nil, pid: nil, sourceURL: nil, browser: nil, violations: violations, linkBytes: url.bytes, writtenRanges: written)
@@ -188,7 +188,7 @@ struct RedirectReader {
         case .repeated: break
         }
 
-        if url.fragment != nil, let fragment = FragmentReading(url, parameters: Self.parameterNames) {
+        if let fragment = FragmentReading(url, parameters: XignQR.parameterNames) {
             violations.append(XignViolation(.linkHasFragment, offset: fragment.hash,
                                             message: fragment.message(form: "the XignSys link form")))
         }

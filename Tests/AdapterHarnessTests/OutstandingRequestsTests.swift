@@ -57,7 +57,7 @@ struct OutstandingRequestsTests {
     @Test func anEventWithOneRequestOutstandingIsThatRequestsFault() {
         var requests = Requests()
         _ = requests.add(caseID: "a", waiter: "A", deadline: later, generation: 1)
-        let wake = requests.endAll(generation: 1, alone: { .crashed(message: "died running \($0)") }, shared: "shared")
+        let wake = requests.endAll(generation: 1, alone: { .crashed(message: "died running \($0)") }, shared: { _ in "shared" })
         #expect(wake.count == 1)
         #expect(answer(wake[0].1) == .crashed(message: "died running a"))
         #expect(requests.isEmpty)
@@ -67,7 +67,7 @@ struct OutstandingRequestsTests {
         var requests = Requests()
         for id in ["a", "b", "c"] { _ = requests.add(caseID: id, waiter: id, deadline: later, generation: 2) }
         _ = requests.add(caseID: "old", waiter: "old", deadline: later, generation: 1)
-        let wake = requests.endAll(generation: 2, alone: { _ in .crashed(message: "") }, shared: "died with 3 outstanding")
+        let wake = requests.endAll(generation: 2, alone: { _ in .crashed(message: "") }, shared: { "died with \($0) outstanding" })
         #expect(Set(wake.map(\.0)) == ["a", "b", "c"])
         #expect(wake.allSatisfy { isRetryAlone($0.1) })
         #expect(requests.pending.count == 1, "a replaced process's request is left to its own generation")

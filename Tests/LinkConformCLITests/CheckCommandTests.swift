@@ -175,13 +175,13 @@ struct CheckCommandTests {
     @Test func documentGoesOnlyToSuitesThatReadDocuments() throws {
         let suites = SuiteRegistry.all + [Self.documentSuite]
         let document = CheckDocument(path: "aasa.json", bytes: Array("{}".utf8), parameters: ["app": "X.y"], urls: ["https://a.example/p"])
-        let good = CheckRendering(report: Check.explain(.document(document), suites: suites), titles: [:], suites: suites)
+        let good = CheckRendering(report: Check.explain(.document(document), suites: suites), titles: [:])
         #expect(good.report.explanations.map(\.suite) == ["testdoc"])
         #expect(good.exitCode == 0 && good.json()["valid"] == true)
         #expect(good.json()["document"]?["parameters"]?["app"] == "X.y")
         #expect(good.human().contains("document aasa.json (2 bytes)") && good.human().hasSuffix("verdict: valid"))
 
-        let bad = CheckRendering(report: Check.explain(.document(CheckDocument(path: "x", bytes: [])), suites: suites), titles: [:], suites: suites)
+        let bad = CheckRendering(report: Check.explain(.document(CheckDocument(path: "x", bytes: [])), suites: suites), titles: [:])
         #expect(bad.exitCode == 1 && bad.json()["valid"] == false)
         #expect(bad.human().contains("testdoc: a bad document") && bad.human().contains(": app-missing"))
         // A link never reaches the document suite.

@@ -236,13 +236,13 @@ public enum ULCSuite {
         for parameter in ULCParameter.allCases {
             guard let callback = link.callback(parameter),
                   link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter }),
-                  let stray = CallbackInspection.cut(after: callback.range, in: link.url, known: ULCParameter.allCases.map(\.rawValue),
+                  let stray = CallbackInspection.cut(after: callback.range, in: link.url, known: ULCParameter.names,
                                                      landedIn: "part of the logout action")?.stray else { continue }
             strays.append("'\(CallbackInspection.shortened(stray))' is most likely the rest of \(parameter.rawValue)'s own query, cut off by a raw '&'")
         }
         var fields = [CheckExplanation.Field("action", raw: link.action, decoded: link.action.map(decodedOnce),
                                              note: strays.isEmpty ? nil : strays.joined(separator: "; "))]
-        let fragment = FragmentReading(link.url, parameters: ULCParameter.allCases.map(\.rawValue))
+        let fragment = FragmentReading(link.url, parameters: ULCParameter.names)
         for parameter in ULCParameter.allCases {
             let callback = link.callback(parameter)
             fields.append(.init(parameter.rawValue, raw: callback?.raw, decoded: callback?.decoded,

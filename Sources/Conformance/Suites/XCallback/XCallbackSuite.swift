@@ -271,7 +271,7 @@ public enum XCallbackSuite {
         guard link.kind != .notXCallback else { return nil }
         let read = !link.violations.contains { $0.code == .linkTooLong }
         var fields = [CheckExplanation.Field("action", raw: link.rawAction, decoded: link.action)]
-        let fragment = FragmentReading(link.url, parameters: XCallbackParameter.allCases.map(\.rawValue))
+        let fragment = FragmentReading(link.url, parameters: XCallbackParameter.names)
         fields.append(.init("x-source", raw: link.rawSource, decoded: link.source,
                             note: link.rawSource == nil ? fragment?.note(for: "x-source") : nil))
         for parameter in XCallbackParameter.callbacks {
@@ -284,13 +284,14 @@ public enum XCallbackSuite {
         for parameter in XCallbackParameter.callbacks {
             guard let callback = link.callback(parameter),
                   link.violations.contains(where: { $0.code == .callbackRawDelimiter && $0.parameter == parameter.rawValue }),
-                  let cut = CallbackInspection.cut(after: callback.range, in: link.url, known: XCallbackParameter.allCases.map(\.rawValue),
+                  let cut = CallbackInspection.cut(after: callback.range, in: link.url, known: XCallbackParameter.names,
                                                    landedIn: "a parameter of the action"), cut.stray != nil else { continue }
             strays[cut.at + 1] = parameter.rawValue
         }
         let items = link.url.queryItems
-        for item in items where !item.range.isEmpty && XCallbackParameter(rawValue: items.decodedName(item)) == nil {
-            let name = String(decoding: PercentCodec.decode(link.url.bytes[item.name]), as: UTF8.self)
+        for item in items where !item.range.isEmpty {
+            let name = items.decodedName(item)
+            guard XCallbackParameter(rawValue: name) == nil else { continue }
             fields.append(.init("parameter " + name, raw: items.rawValue(item) ?? "(no '=')",
                                 decoded: item.value.map { String(decoding: PercentCodec.decode(link.url.bytes[$0]), as: UTF8.self) },
                                 note: strays[item.range.lowerBound].map { "most likely the rest of \($0)'s own query: the raw '&' before it cut \($0) short" }))

@@ -206,9 +206,10 @@ public enum XignQRSuite {
         var fields = [CheckExplanation.Field("process", value: r.process?.rawValue ?? "(none)")]
         fields.append(.init("form", value: r.form?.rawValue ?? "(none)"))
         if r.form == .appLink { fields.append(.init("action", raw: written.action, decoded: written.action.map(decodedOnce))) }
-        fields.append(.init("pid", raw: written.pid, decoded: written.pid.map(decodedOnce)))
+        let pid = written.pid.map(decodedOnce)
+        fields.append(.init("pid", raw: written.pid, decoded: pid))
         var violations = r.violations.map { CheckExplanation.Violation($0) }
-        if let pid = written.pid.map(decodedOnce) {
+        if let pid {
             let check = XignQR.checkPID(pid)
             if let decoded = check.decoding {
                 fields.append(.init("pid bytes", value: "\(decoded.bytes.count) byte\(decoded.bytes.count == 1 ? "" : "s"), \(decoded.fields.count) top-level protocol-buffers field\(decoded.fields.count == 1 ? "" : "s")"
@@ -218,7 +219,7 @@ public enum XignQRSuite {
             }
             violations += check.violations.map { CheckExplanation.Violation($0) }
         }
-        let fragment = FragmentReading(LinkURL(parsing: bytes), parameters: ["pid", "action", "source-url", "browser"])
+        let fragment = FragmentReading(LinkURL(parsing: bytes), parameters: XignQR.parameterNames)
         fields.append(.init("source-url", raw: written.sourceURL, decoded: written.sourceURL.map(decodedOnce),
                             note: written.sourceURL == nil ? fragment?.note(for: "source-url") : nil))
         fields.append(.init("browser", raw: written.browser, decoded: written.browser.map(decodedOnce),
