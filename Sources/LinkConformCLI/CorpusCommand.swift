@@ -20,7 +20,7 @@ struct CorpusOptions: ParsableArguments {
         if printWarnings { for w in corpus.warnings { Console.error(w.description) } }
         if !corpus.errors.isEmpty {
             for e in corpus.errors { Console.error(e.description) }
-            Console.error("the corpus has \(corpus.errors.count) error\(corpus.errors.count == 1 ? "" : "s"); fix them (linkconform corpus lint) and run again")
+            Console.error("the corpus has \(corpus.errors.count) error\(corpus.errors.count == 1 ? "" : "s"); fix \(corpus.errors.count == 1 ? "it" : "them") (linkconform corpus lint) and run again")
             throw Exit.harness
         }
         return corpus
