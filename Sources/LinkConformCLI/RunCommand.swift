@@ -55,13 +55,7 @@ struct RunCommand: AsyncParsableCommand {
         // First, so that an interrupt during loading still ends as a recorded interrupted run.
         let stop = StopSignal()
         stop.install()
-        let store: ResultsStore
-        do {
-            store = try ResultsStore(path: db)
-        } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        // The corpus first: a corpus that fails to load leaves no database file behind.
         let corpus = try corpusOptions.loadOrExit()
         let plans: [ImplementationPlan]
         switch implementationOptions.plans() {
@@ -76,6 +70,13 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
 
+        let store: ResultsStore
+        do {
+            store = try ResultsStore(path: db)
+        } catch {
+            Console.error(error.description)
+            throw Exit.harness
+        }
         let options: JSONValue = [
             "suites": .array(corpus.suites.map { .string($0.name) }),
             "corpus": .string(corpusOptions.corpus),

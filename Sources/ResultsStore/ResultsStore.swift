@@ -36,14 +36,36 @@ public final class ResultsStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            try Self.refuseForeign(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             try markAbandonedRuns()
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError(path: path, message: "the file is not a SQLite database; pass --db with a new file or the store of earlier runs")
         } catch {
             throw StoreError(path: path, message: "cannot open: \(Self.describe(error)); pass --db with a writable path")
         }
+    }
+
+    /// Refuses a SQLite database that some other program made: migrating it would add our
+    /// tables to someone else's data. A store is recognised by its first migration in GRDB's
+    /// migrations table; an empty database (no tables yet) is a new store.
+    /// The file is opened read-only for this look, so that even its journal mode is left as it was.
+    static func refuseForeign(path: String) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let (tables, ours) = try DatabaseQueue(path: path, configuration: readOnly).read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            guard tables.contains("grdb_migrations") else { return (tables, false) }
+            let first = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v1:%'")
+            return (tables, !first.isEmpty)
+        }
+        guard !tables.isEmpty, !ours else { return }
+        let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
+        throw StoreError(path: path, message: "this SQLite database is not a LinkConform results store (its tables: \(shown)); it was left unchanged; pass --db with a new file or the store of earlier runs")
     }
 
     static func describe(_ error: Error) -> String {

@@ -43,6 +43,7 @@ struct RunCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("Corpus/ulc/cases/x.json:2:12: error: invalid JSON"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/summary.md"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/r.sqlite"), "a failed corpus leaves no empty database behind")
         let lint = try await CLI.run(["corpus", "lint", "--corpus", dir + "/Corpus"], in: dir)
         #expect(lint.status == 2)
         #expect(lint.stdout.contains("x.json:2:12"))
