@@ -21,31 +21,65 @@ enum Console {
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }
 
-/// A progress indicator on stderr: a live line on a terminal, an occasional line in logs.
+/// A progress indicator on stderr: a live line on a terminal (redrawn at most every 100 ms); in
+/// a log (stderr not a terminal), a plain line every 5 seconds, written by a timer so that a log
+/// keeps moving while an adapter is slow or silent. Runs shorter than that stay quiet in logs.
 final class Progress: @unchecked Sendable {
     private let lock = NSLock()
     private let label: String
     private let enabled: Bool
     private let live = Console.stderrIsTerminal
+    private let started = ContinuousClock.now
     private var lastShown = ContinuousClock.now
     private var shownAny = false
+    private var done = 0
+    private var total = 0
+    private var finished = false
+    private var heartbeat: DispatchSourceTimer?
+
+    static let logInterval: Duration = .seconds(5)
 
     init(label: String, enabled: Bool) {
         self.label = label
         self.enabled = enabled
+        guard enabled, !live else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 5, repeating: 5)
+        timer.setEventHandler { [weak self] in self?.logLine() }
+        timer.resume()
+        heartbeat = timer
     }
+
+    deinit { heartbeat?.cancel() }
 
     func update(_ done: Int, _ total: Int) {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        let now = ContinuousClock.now
-        let interval: Duration = live ? .milliseconds(100) : .seconds(5)
-        guard done == total || lastShown.duration(to: now) >= interval else { return }
-        if done == total && !shownAny && !live { return }   // short runs stay quiet in logs
-        lastShown = now
+        self.done = done
+        self.total = total
+        if live {
+            let now = ContinuousClock.now
+            guard done == total || lastShown.duration(to: now) >= .milliseconds(100) else { return }
+            lastShown = now
+            Console.progressLine("\r\u{1B}[2K" + text() + (done == total ? "\n" : ""))
+        } else if done == total && !finished {
+            finished = true
+            heartbeat?.cancel()
+            if shownAny { Console.progressLine(text() + "\n") }   // short runs stay quiet in logs
+        }
+    }
+
+    /// The timer's line in a log.
+    private func logLine() {
+        lock.lock(); defer { lock.unlock() }
+        guard !finished else { return }
         shownAny = true
-        let percent = total == 0 ? 100 : done * 100 / total
-        let text = "\(label): \(done)/\(total) cases (\(percent)%)"
-        Console.progressLine(live ? "\r\u{1B}[2K" + text + (done == total ? "\n" : "") : text + "\n")
+        Console.progressLine(text() + "\n")
+    }
+
+    private func text() -> String {
+        let seconds = started.duration(to: .now).components.seconds
+        guard total > 0 else { return "\(label): starting, \(seconds) s" }
+        return "\(label): \(done)/\(total) cases (\(done * 100 / total)%), \(seconds) s"
     }
 }

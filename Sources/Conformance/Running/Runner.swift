@@ -32,6 +32,7 @@ public struct Runner: Sendable {
         let work: [(SuiteCorpus, ConformanceCase)] = corpus.suites.flatMap { suite in suite.cases.map { (suite, $0) } }
         let total = work.count
         var done = 0
+        progress(0, total)
         var batch: [CaseResult] = []
         batch.reserveCapacity(batchSize)
         func record(_ results: [CaseResult]) throws {
