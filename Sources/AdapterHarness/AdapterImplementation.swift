@@ -237,7 +237,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             supervision.startWaiter = nil
             switch reading {
             case .tooLong(let n):
-                startWake = (waiter, .failure(ImplementationError("the answer to start is a line of \(n) bytes, over the limit")))
+                startWake = (waiter, .failure(ImplementationError("the answer to start is a line over the \(configuration.maxLineBytes)-byte limit (\(n) bytes without a newline)")))
             case .value(let value):
                 startWake = (waiter, AdapterProtocol.readStartResponse(value))
             case .notJSON(let error, let bytes):
@@ -248,7 +248,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         let value: JSONValue
         switch reading {
         case .tooLong(let n):
-            return unattributable("a line of \(n) bytes, over the \(configuration.maxLineBytes)-byte limit", &wake)
+            return unattributable("a line over the \(configuration.maxLineBytes)-byte limit (\(n) bytes without a newline)", &wake)
         case .notJSON(let error, let bytes):
             return unattributable("a line that is not JSON (\(error.message)): \(Self.clip(bytes))", &wake)
         case .value(let v):
@@ -281,7 +281,9 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             return
         }
         let tail = supervision.process?.stderrTail.text ?? ""
-        supervision.replace(because: message)
+        // Kept in the notes with the stderr tail: when every case then passes alone, the notes
+        // are the only evidence left.
+        supervision.replace(because: message + Self.stderrNote(tail))
         wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: message + Self.stderrNote(tail)) }, shared: { _ in message })
     }
 
@@ -308,7 +310,10 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             supervision.note("the adapter exited (\(how)) between cases")
             return
         }
-        supervision.note("the adapter died (\(how))")
+        // Not pinned yet: each outstanding case runs again alone. If none of them fails alone
+        // (a crash that depends on load, or a kill from outside), this note with the stderr
+        // tail is what the reports keep of it.
+        supervision.note("the adapter died (\(how))" + Self.stderrNote(tail))
         wake = requests.endAll(generation: g,
                                alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + Self.stderrNote(tail)) },
                                shared: { "the adapter died (\(how)) with \($0) cases outstanding" })

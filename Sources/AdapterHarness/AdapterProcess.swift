@@ -16,7 +16,7 @@ struct AdapterLaunchError: Error, CustomStringConvertible, LocalizedError {
 final class AdapterProcess: @unchecked Sendable {
     enum LineEvent {
         case line([UInt8])
-        /// A line longer than the limit (its length so far); its bytes were dropped.
+        /// A line that passed the length limit (its length when it did); its bytes are dropped.
         case tooLong(Int)
     }
 
@@ -48,16 +48,28 @@ final class AdapterProcess: @unchecked Sendable {
         let err = process.error
         let tail = stderrTail
         let process = self.process
+        let stdoutDone = DispatchSemaphore(value: 0)
         let stderrDone = DispatchSemaphore(value: 0)
         let reader = Thread {
             AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLines(generation, $0) }
-            let how = process.waitForExit()
-            // Let the last words on stderr arrive before the exit is reported with them.
-            _ = stderrDone.wait(timeout: .now() + .milliseconds(300))
-            onExit(generation, how)
+            stdoutDone.signal()
+            withExtendedLifetime(process) {}
         }
         reader.name = "adapter stdout"
         reader.start()
+        // The exit is watched on its own, not inferred from the end of stdout: a process that
+        // left a child holding its output open has still died, and says how.
+        let watcher = Thread {
+            let how = process.waitForExit()
+            // The answers it wrote before dying are read first, and its last words on stderr
+            // come with the exit; a descendant that escaped its group and keeps the pipe open
+            // does not hold the exit back for long.
+            let closed = stdoutDone.wait(timeout: .now() + .milliseconds(500)) == .success
+            _ = stderrDone.wait(timeout: .now() + .milliseconds(300))
+            onExit(generation, how + (closed ? "" : ", its output still held open by another process"))
+        }
+        watcher.name = "adapter exit"
+        watcher.start()
         let drainer = Thread {
             // The closure holds the process (see the end), so its descriptors stay open while
             // this thread reads.
@@ -165,8 +177,9 @@ final class AdapterProcess: @unchecked Sendable {
     }
 
     /// Reads `fd` to its end, handing over the lines (without their newlines) completed by each
-    /// read, in order. A line longer than `maxLine` is dropped and reported once, with the
-    /// length it reached.
+    /// read, in order. A line longer than `maxLine` is reported as soon as it passes the limit
+    /// (with the length it reached then), not when it ends: an adapter that writes without end
+    /// is caught at once. The rest of that line is dropped.
     static func readLines(fd: Int32, maxLine: Int, _ handle: ([LineEvent]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var pending: [UInt8] = []
@@ -186,12 +199,12 @@ final class AdapterProcess: @unchecked Sendable {
                     } else if pending.count + piece.count > maxLine {
                         overflowed = pending.count + piece.count
                         pending.removeAll(keepingCapacity: true)
+                        events.append(.tooLong(overflowed))
                     } else {
                         pending.append(contentsOf: b[piece])
                     }
                     guard newline < n else { break }
                     if overflowed > 0 {
-                        events.append(.tooLong(overflowed))
                         overflowed = 0
                     } else {
                         events.append(.line(pending))
@@ -205,6 +218,6 @@ final class AdapterProcess: @unchecked Sendable {
                 events.removeAll(keepingCapacity: true)
             }
         }
-        if overflowed > 0 { handle([.tooLong(overflowed)]) } else if !pending.isEmpty { handle([.line(pending)]) }
+        if overflowed == 0 && !pending.isEmpty { handle([.line(pending)]) }
     }
 }

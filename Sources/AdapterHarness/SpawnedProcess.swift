@@ -91,7 +91,10 @@ final class SpawnedProcess: @unchecked Sendable {
         sigfillset(&every)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &every)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group (numbered by its pid), so that whatever it starts can be ended
+        // with it: see ``waitForExit()``.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, new in new }
             .map { "\($0.key)=\($0.value)" }
@@ -135,18 +138,26 @@ final class SpawnedProcess: @unchecked Sendable {
         return found == 0 && info._sifields._sigchld.si_pid == 0
     }
 
-    /// Sends a signal, unless the child is already reaped (its pid may belong to another).
+    /// Sends a signal to the child, unless it is already reaped (its pid may belong to another).
+    /// SIGKILL goes to its whole process group: a child of the adapter that holds its output
+    /// open must not outlive it.
     func terminate(_ signal: Int32) {
         lock.withLock {
-            if exit == nil { _ = kill(pid, signal) }
+            if exit == nil { _ = kill(signal == SIGKILL ? -pid : pid, signal) }
         }
     }
 
-    /// Waits for the child to end, reaps it, and says how it ended (`exit status 3`,
-    /// `killed by signal 9`).
+    /// Waits for the child to end, ends what is left of its process group, reaps it, and says
+    /// how it ended (`exit status 3`, `killed by signal 9`). Call it from one thread only.
+    ///
+    /// The group is killed while the child is a zombie, not yet reaped: its pid, which is the
+    /// group's number, cannot have been given to another process then.
     @discardableResult
     func waitForExit() -> String {
         if let done = lock.withLock({ exit }) { return done }
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        _ = kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let low = status & 0x7F

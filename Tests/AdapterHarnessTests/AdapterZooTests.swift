@@ -232,3 +232,78 @@ struct AdapterSignalTests {
         #expect(ignored & (1 << (UInt64(SIGTERM) - 1)) == 0 && ignored & (1 << (UInt64(SIGINT) - 1)) == 0)
     }
 }
+
+/// Where blame cannot be pinned on one case, the evidence is kept; a death is seen when it
+/// happens, not when the output pipe closes; a line without end is refused as soon as it passes
+/// the limit.
+@Suite(.serialized)
+struct AdapterEvidenceTests {
+    func adapter(_ arguments: [String], timeout: Duration, window: Int = 8) -> AdapterImplementation {
+        AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo] + arguments, timeout: timeout,
+                                                   startTimeout: .seconds(10), window: window, maxRestarts: 5, maxLineBytes: 1 << 20))
+    }
+
+    func request(_ id: String) -> Request {
+        Request(caseID: id, operation: "ulc.parse", input: ["link": "https://a.example/"])
+    }
+
+    @Test func aCrashNoCaseRepeatsAloneKeepsItsStderrInTheNotes() async throws {
+        let marker = NSTemporaryDirectory() + "zoo-crash-once-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let a = adapter(["crash-once", marker], timeout: .seconds(10))
+        _ = try await a.start()
+        let ids = ["c1", "c2", "c3", "c4", "c5", "c6"]
+        let answers = await withTaskGroup(of: (String, Answer).self) { group in
+            for id in ids { group.addTask { (id, await a.run(self.request(id))) } }
+            var answers: [String: Answer] = [:]
+            for await (id, answer) in group { answers[id] = answer }
+            return answers
+        }
+        // Every case passes when run again alone: no case is to blame.
+        for id in ids { #expect(answers[id] == .output(["echo": .string(id)]), "\(id): \(String(describing: answers[id]))") }
+        let notes = a.notes
+        #expect(notes.contains { $0.contains("the adapter died (exit status 9)") && $0.contains("worker 3 ran out of memory") }, "\(notes)")
+        await a.stop()
+    }
+
+    @Test func aDeathIsSeenWhileAChildStillHoldsTheOutput() async throws {
+        let a = adapter(["orphan"], timeout: .seconds(20), window: 1)
+        _ = try await a.start()
+        let started = ContinuousClock.now
+        let answer = await a.run(request("bad"))
+        let waited = started.duration(to: .now)
+        guard case .crashed(let message) = answer else {
+            Issue.record("expected a crash, got \(answer) after \(waited)")
+            await a.stop()
+            return
+        }
+        #expect(message.contains("exit status 7"), "\(message)")
+        #expect(waited < .seconds(5), "the death was seen after \(waited), not when it happened")
+        // The child it left behind went with it (its process group was ended).
+        if let pidText = message.split(separator: "leaving child ").last?.prefix(while: \.isNumber), let pid = Int32(pidText) {
+            try await Task.sleep(for: .milliseconds(300))
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            #expect(state == nil || state == "Z", "the child \(pid) is still running: \(String(describing: state))")
+        } else {
+            Issue.record("the stderr tail with the child's pid is missing: \(message)")
+        }
+        #expect(await a.run(request("c1")) == .output(["echo": "c1"]), "the adapter was restarted")
+        await a.stop()
+    }
+
+    @Test func aLineWithoutEndIsAProtocolErrorOnceItPassesTheLimit() async throws {
+        let a = adapter(["endless-line"], timeout: .seconds(20), window: 1)
+        _ = try await a.start()
+        let started = ContinuousClock.now
+        let answer = await a.run(request("bad"))
+        let waited = started.duration(to: .now)
+        guard case .protocolError(let message) = answer else {
+            Issue.record("expected a protocol error, got \(answer) after \(waited)")
+            await a.stop()
+            return
+        }
+        #expect(message.contains("over the 1048576-byte limit"), "\(message)")
+        #expect(waited < .seconds(5), "refused after \(waited), not when the limit was passed")
+        await a.stop()
+    }
+}

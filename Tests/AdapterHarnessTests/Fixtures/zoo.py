@@ -7,6 +7,7 @@ answer ({"output": {"echo": <case id>}}), so that a test can check that only the
 """
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -64,10 +65,33 @@ for line in sys.stdin:
                 send(answer)
             held = []
         continue
+    # Evidence when blame cannot be pinned (issue 17, item 7).
+    if mode == "crash-once" and not os.path.exists(sys.argv[2]):
+        # The first process dies while several requests are outstanding; every later process
+        # (a restart) answers them all: only the notes can keep what it said.
+        open(sys.argv[2], "w").close()
+        time.sleep(0.3)
+        sys.stderr.write("fatal: worker 3 ran out of memory\n")
+        sys.stderr.flush()
+        os._exit(9)
+    if mode == "crash-once":
+        send(good)
+        continue
     if not bad:
         send(good)
         continue
     if mode == "hang":
+        time.sleep(3600)
+    elif mode == "orphan":
+        # Dies, leaving a child that holds stdout and stderr open for a long time.
+        child = subprocess.Popen(["sleep", "300"])
+        sys.stderr.write("leaving child %d behind\n" % child.pid)
+        sys.stderr.flush()
+        os._exit(7)
+    elif mode == "endless-line":
+        # Writes far past the line limit without a newline, then stays silent.
+        sys.stdout.write("x" * 5_000_000)
+        sys.stdout.flush()
         time.sleep(3600)
     elif mode in ("crash", "flood-stderr"):
         sys.stderr.write("fatal: cannot handle " + case + "\n")
