@@ -118,8 +118,9 @@ public final class RunSession {
         case .success(let announced):
             let info = distinct(announced)
             let id = try store.register(info, run: runID)
-            // Results are written on the writer's thread while the cases run, committed by count
-            // and by time.
+            // Results are written on the writer's thread while the cases run: the runner hands on
+            // each as it is judged, and the writer commits by count and by time, so a kill loses
+            // at most what the writer had not committed yet.
             let writer = ResultWriter(store: store, run: runID, implementation: id, policy: commitPolicy)
             do {
                 try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: events.progress(info),

@@ -1,16 +1,20 @@
 import Foundation
 import LinkJSON
 
-/// Runs a corpus against an implementation, judging each answer and handing results to a sink
-/// in batches (the results store writes one transaction per batch).
+/// Runs a corpus against an implementation, judging each answer and handing the results to a
+/// sink as soon as they are judged: one at a time from an adapter, a chunk at a time in process.
+/// The runner keeps none back, so when to write is the sink's choice alone (`ResultWriter`
+/// commits every 1,000 results or 250 ms, on its own clock): a run killed, or an adapter that
+/// goes silent, leaves nothing judged waiting here.
 ///
 /// ```swift
 /// let runner = Runner(corpus: corpus)
-/// try await runner.run(SwiftImplementation.reference) { batch in try store.insert(batch) }
+/// try await runner.run(SwiftImplementation.reference) { results in try store.insert(results) }
 /// ```
 public struct Runner: Sendable {
     public let corpus: Corpus
-    /// Results handed to the sink at a time.
+    /// Results handed to the sink at a time by ``recordNotRun(reason:expectedFailures:sink:)``,
+    /// which has them all at once.
     public var batchSize = 500
 
     public init(corpus: Corpus) {
@@ -19,10 +23,11 @@ public struct Runner: Sendable {
 
     /// Runs every case of every suite against a started implementation. In process, chunks of
     /// cases run on every core (``Implementation/parallelism``); an adapter gets `window` requests
-    /// outstanding at once (answers may come in any order). `progress` receives (cases done, cases
-    /// in all); `shouldStop` is polled between cases (a signal handler sets it), and every case
-    /// already answered is still handed to the sink; the sink may throw to abort. Returns the
-    /// number of cases run.
+    /// outstanding at once (answers may come in any order). Each result, or each chunk's, goes to
+    /// the sink as soon as it is judged. `progress` receives (cases done, cases in all);
+    /// `shouldStop` is polled between cases (a signal handler sets it), and every case already
+    /// answered is still handed to the sink; the sink may throw to abort. Returns the number of
+    /// cases run.
     @discardableResult
     public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
@@ -32,16 +37,8 @@ public struct Runner: Sendable {
         let work: [(SuiteCorpus, ConformanceCase)] = corpus.suites.flatMap { suite in suite.cases.map { (suite, $0) } }
         let total = work.count
         var done = 0
-        var batch: [CaseResult] = []
-        batch.reserveCapacity(batchSize)
         func record(_ results: [CaseResult]) throws {
-            for result in results {
-                batch.append(result)
-                if batch.count >= batchSize {
-                    try sink(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
+            try sink(results)
             done += results.count
             progress(done, total)
         }
@@ -105,12 +102,13 @@ public struct Runner: Sendable {
         let amendments = implementation.takeAmendments()
         if !amendments.isEmpty {
             let byID = Dictionary(work.map { ($0.1.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for amendment in amendments {
-                guard let (suite, c) = byID[amendment.caseID] else { continue }
-                batch.append(judge(c, in: suite, answer: amendment.answer, nanos: 0, expectedFailures: expectedFailures))
+            let amended = amendments.compactMap { amendment in
+                byID[amendment.caseID].map { suite, c in
+                    judge(c, in: suite, answer: amendment.answer, nanos: 0, expectedFailures: expectedFailures)
+                }
             }
+            if !amended.isEmpty { try sink(amended) }
         }
-        if !batch.isEmpty { try sink(batch) }
         return done
     }
 
