@@ -113,7 +113,8 @@ public final class RunSession {
                                         run: runID)
             try runner.recordNotRun(reason: why, expectedFailures: plan.expectedFailures, sink: sink(id))
             try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
-                                              notes: [error.message], expectedFailures: plan.expectedFailures?.path)
+                                              notes: ResultLimits.kept(notes: [error.message]),
+                                              expectedFailures: plan.expectedFailures?.path)
             return false
         case .success(let announced):
             let info = distinct(announced)
@@ -133,7 +134,8 @@ public final class RunSession {
             }
             await implementation.stop()
             try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
-                                              notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
+                                              notes: ResultLimits.kept(notes: implementation.notes),
+                                              expectedFailures: plan.expectedFailures?.path)
             return true
         }
     }

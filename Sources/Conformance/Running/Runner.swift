@@ -5,7 +5,8 @@ import LinkJSON
 /// sink as soon as they are judged: one at a time from an adapter, a chunk at a time in process.
 /// The runner keeps none back, so when to write is the sink's choice alone (`ResultWriter`
 /// commits every 1,000 results or 250 ms, on its own clock): a run killed, or an adapter that
-/// goes silent, leaves nothing judged waiting here.
+/// goes silent, leaves nothing judged waiting here. What a result keeps of an answer is bounded
+/// (``ResultLimits``), right after judging.
 ///
 /// ```swift
 /// let runner = Runner(corpus: corpus)
@@ -138,7 +139,7 @@ public struct Runner: Sendable {
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
     }
 
-    /// Grades one answer.
+    /// Grades one answer, on the whole of it; the result keeps what ``ResultLimits`` allows.
     public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
                       expectedFailures: ExpectedFailures? = nil) -> CaseResult {
         let level = c.level
@@ -148,8 +149,8 @@ public struct Runner: Sendable {
         var message: String? = nil
         switch answer {
         case .output(let output):
-            actual = output
             mismatches = operation?.compare(c.expect, output, c.input) ?? []
+            actual = ResultLimits.kept(output)
             if !mismatches.isEmpty { message = mismatches.map(\.description).joined(separator: "; ") }
         case .skipped(let reason): message = reason
         case .errored(let why, let detail): message = why + (detail.map { " (detail: \($0.serialized()))" } ?? "")
@@ -161,6 +162,7 @@ public struct Runner: Sendable {
         if let expectedFailures {
             (outcome, message) = expectedFailures.apply(to: outcome, caseID: c.id, message: message)
         }
+        message = message.map(ResultLimits.kept(message:))
         let nullWouldPass = level.isJudged && c.nullPasses
         return CaseResult(suite: suite.name, caseID: c.id, operation: c.operation, requirement: c.requirement,
                           level: level, outcome: outcome, nullWouldPass: nullWouldPass, actual: actual,

@@ -59,6 +59,11 @@ for line in sys.stdin:
             with open(sys.argv[3], "a") as log:
                 log.write("%f\n" % time.time())
         continue
+    if mode == "huge":
+        # Every case answered with an output of about 1 MB, a different one per case (so the
+        # store cannot keep them once by content).
+        send({"seq": seq, "output": {"echo": case, "text": case + " " + "a" * 1_000_000}})
+        continue
     # --- end of the modes for items 5 and 6 ---
     if mode == "hang-all":
         time.sleep(3600)
