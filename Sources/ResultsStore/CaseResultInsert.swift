@@ -8,7 +8,8 @@ import SQLite3
 import LinkJSON
 
 /// A case result as the `caseResult` table takes it: texts ready to bind. `actual` is
-/// serialized here, once; `expected` is the case's text, serialized when the corpus was loaded.
+/// serialized here, once, and cut to what ``ResultLimits`` keeps; `expected` is the case's text,
+/// serialized when the corpus was loaded.
 /// Holding this instead of the result lets the JSON trees go as soon as a batch is queued.
 struct CaseResultRow: Sendable {
     /// Outputs this long (UTF-8 bytes) or longer are stored once by content (`outputText`).
@@ -21,7 +22,7 @@ struct CaseResultRow: Sendable {
     let level: RequirementLevel
     let outcome: Outcome
     let nullWouldPass: Bool
-    /// The output's JSON text.
+    /// The output's JSON text, or what stands for it when it is too long.
     let actual: String?
     /// The SHA-256 of `actual` when it is stored in `outputText` rather than in the row.
     let actualRef: String?
@@ -37,7 +38,7 @@ struct CaseResultRow: Sendable {
         level = r.level
         outcome = r.outcome
         nullWouldPass = r.nullWouldPass
-        let text = r.actual?.serialized()
+        let text = r.actual.map { ResultLimits.kept(serializedOutput: $0.serialized()) }
         actual = text
         actualRef = text.flatMap { $0.utf8.count >= Self.sharedOutputBytes ? SHA256.hex(utf8: $0) : nil }
         expected = r.encodedExpected

@@ -1,14 +1,16 @@
 import LinkJSON
 
-/// How much of what an implementation says a result keeps: its output up to ``outputBytes`` of
-/// JSON text, its message up to ``messageBytes``, an implementation's notes up to
+/// How much of what an implementation says is kept: an output up to ``outputBytes`` of JSON
+/// text, a result's message up to ``messageBytes``, an implementation's notes up to
 /// ``noteBytes`` each and ``maxNotes`` in all. Judging always sees the whole answer; the limits
-/// apply to what is kept, stored and reported, and the runner applies them as soon as a case is
-/// judged, so results waiting to be written never hold more than this.
+/// apply to what is stored and reported. The runner cuts a message as it judges; the store cuts
+/// an output when it turns the result into a row, which the run session's sink does as soon as
+/// the runner hands the result on (the runner holds none back), so results waiting to be written
+/// hold at most this much, and measuring an output costs nothing beyond the serialization the
+/// store does anyway.
 ///
-/// An output over the limit is kept as an object that says so, with the length and SHA-256 of
-/// the output's compact JSON text (the same text the store would have written) and its first
-/// ``headBytes`` bytes:
+/// An output over the limit is stored as an object that says so, with the length and SHA-256 of
+/// the output's compact JSON text and its first ``headBytes`` bytes:
 ///
 /// ```json
 /// {"$linkconform": "output-cut", "limitBytes": 262144, "bytes": 1000043,
@@ -31,22 +33,15 @@ public enum ResultLimits {
     /// How many notes on an implementation are kept; the last one kept says how many were left out.
     public static let maxNotes = 100
 
-    /// `output` as a result keeps it: itself when its compact JSON text is at most
-    /// ``outputBytes`` long, otherwise an object that says it was cut (see the type's comment).
-    public static func kept(_ output: JSONValue) -> JSONValue {
-        // Most outputs are far below the limit: a bound on their text, found without writing it,
-        // settles them; only an output that might be over is serialized to measure it.
-        var budget = outputBytes
-        guard !exceedsBound(output, &budget) else { return kept(output, text: output.serialized()) }
-        return output
-    }
-
-    /// `output` as a result keeps it, given its compact JSON text.
-    static func kept(_ output: JSONValue, text: String) -> JSONValue {
+    /// The compact JSON text of an output as it is stored: `text` itself when it is at most
+    /// ``outputBytes`` long, otherwise the text of an object that says it was cut (see the type's
+    /// comment).
+    public static func kept(serializedOutput text: String) -> String {
         let bytes = text.utf8.count
-        guard bytes > outputBytes else { return output }
-        return ["$linkconform": "output-cut", "limitBytes": .int(outputBytes), "bytes": .int(bytes),
-                "sha256": .string(SHA256.hex(utf8: text)), "head": .string(prefix(text, bytes: headBytes))]
+        guard bytes > outputBytes else { return text }
+        let cut: JSONValue = ["$linkconform": "output-cut", "limitBytes": .int(outputBytes), "bytes": .int(bytes),
+                              "sha256": .string(SHA256.hex(utf8: text)), "head": .string(prefix(text, bytes: headBytes))]
+        return cut.serialized()
     }
 
     /// `message` cut to at most ``messageBytes`` bytes, saying so when it is.
@@ -80,28 +75,5 @@ public enum ResultLimits {
         var end = utf8.index(utf8.startIndex, offsetBy: bytes)
         while end > utf8.startIndex, end.samePosition(in: text.unicodeScalars) == nil { end = utf8.index(before: end) }
         return String(text.unicodeScalars[..<end])
-    }
-
-    /// Takes from `budget` an upper bound of the bytes `value`'s compact JSON text takes, and
-    /// says whether the budget ran out (then it stops counting). A string byte is written as at
-    /// most 6 (`\u00XX`), a number in at most 32.
-    static func exceedsBound(_ value: JSONValue, _ budget: inout Int) -> Bool {
-        switch value {
-        case .null, .bool: budget -= 5
-        case .number: budget -= 32
-        case .string(let s): budget -= 2 + 6 * s.utf8.count
-        case .array(let elements):
-            budget -= 2 + elements.count
-            for element in elements where budget >= 0 {
-                if exceedsBound(element, &budget) { return true }
-            }
-        case .object(let object):
-            budget -= 2 + object.count
-            for member in object.members where budget >= 0 {
-                budget -= 3 + 6 * member.key.utf8.count
-                if exceedsBound(member.value, &budget) { return true }
-            }
-        }
-        return budget < 0
     }
 }

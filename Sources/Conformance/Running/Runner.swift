@@ -5,8 +5,8 @@ import LinkJSON
 /// sink as soon as they are judged: one at a time from an adapter, a chunk at a time in process.
 /// The runner keeps none back, so when to write is the sink's choice alone (`ResultWriter`
 /// commits every 1,000 results or 250 ms, on its own clock): a run killed, or an adapter that
-/// goes silent, leaves nothing judged waiting here. What a result keeps of an answer is bounded
-/// (``ResultLimits``), right after judging.
+/// goes silent, leaves nothing judged waiting here. What is stored of an answer is bounded
+/// (``ResultLimits``).
 ///
 /// ```swift
 /// let runner = Runner(corpus: corpus)
@@ -139,7 +139,8 @@ public struct Runner: Sendable {
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
     }
 
-    /// Grades one answer, on the whole of it; the result keeps what ``ResultLimits`` allows.
+    /// Grades one answer, on the whole of it; the message is cut to what ``ResultLimits`` allows
+    /// (the store cuts the output).
     public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
                       expectedFailures: ExpectedFailures? = nil) -> CaseResult {
         let level = c.level
@@ -149,8 +150,8 @@ public struct Runner: Sendable {
         var message: String? = nil
         switch answer {
         case .output(let output):
+            actual = output
             mismatches = operation?.compare(c.expect, output, c.input) ?? []
-            actual = ResultLimits.kept(output)
             if !mismatches.isEmpty { message = mismatches.map(\.description).joined(separator: "; ") }
         case .skipped(let reason): message = reason
         case .errored(let why, let detail): message = why + (detail.map { " (detail: \($0.serialized()))" } ?? "")
