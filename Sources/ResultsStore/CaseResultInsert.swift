@@ -8,7 +8,8 @@ import SQLite3
 import LinkJSON
 
 /// A case result as the `caseResult` table takes it: texts ready to bind. `actual` is
-/// serialized here, once; `expected` is the case's text, serialized when the corpus was loaded.
+/// serialized here, once, and cut to what ``ResultLimits`` keeps; `expected` is the case's text,
+/// serialized when the corpus was loaded.
 /// Holding this instead of the result lets the JSON trees go as soon as a batch is queued.
 struct CaseResultRow: Sendable {
     /// Outputs this long (UTF-8 bytes) or longer are stored once by content (`outputText`).
@@ -21,7 +22,7 @@ struct CaseResultRow: Sendable {
     let level: RequirementLevel
     let outcome: Outcome
     let nullWouldPass: Bool
-    /// The output's JSON text.
+    /// The output's JSON text, or what stands for it when it is too long.
     let actual: String?
     /// The SHA-256 of `actual` when it is stored in `outputText` rather than in the row.
     let actualRef: String?
@@ -37,7 +38,7 @@ struct CaseResultRow: Sendable {
         level = r.level
         outcome = r.outcome
         nullWouldPass = r.nullWouldPass
-        let text = r.actual?.serialized()
+        let text = r.actual.map { ResultLimits.kept(serializedOutput: $0.serialized()) }
         actual = text
         actualRef = text.flatMap { $0.utf8.count >= Self.sharedOutputBytes ? SHA256.hex(utf8: $0) : nil }
         expected = r.encodedExpected
@@ -51,7 +52,8 @@ struct CaseResultRow: Sendable {
 ///
 /// Values are bound with SQLite's own functions rather than through `StatementArguments`: the
 /// insert runs once per case, and boxing thirteen values per row cost about a fifth of the writer's
-/// time (0.75 s to 0.58 s of writer-thread CPU for 100,000 results).
+/// time (0.75 s to 0.58 s of writer-thread CPU for 100,000 results); and texts are bound whole,
+/// with their byte count, like every text of the store (see `SQLArgument`).
 struct CaseResultInsert {
     static let sql = """
         INSERT OR REPLACE INTO caseResult (runId, implementationId, suite, caseId, operation, requirementId, level,
@@ -59,9 +61,6 @@ struct CaseResultInsert {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let outputSQL = "INSERT OR IGNORE INTO outputText (sha256, text) VALUES (?, ?)"
-
-    /// Tells SQLite to copy a bound text (the Swift string's storage is only lent for the call).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     private let statement: Statement
     private let db: Database
@@ -84,26 +83,26 @@ struct CaseResultInsert {
     func write(_ r: CaseResultRow, knownOutputs: inout Set<String>) throws {
         if let ref = r.actualRef, !knownOutputs.contains(ref) {
             let o = outputStatement.sqliteStatement
-            Self.bind(o, 1, ref)
-            Self.bind(o, 2, r.actual)
+            SQLArgument.bind(o, 1, ref)
+            SQLArgument.bind(o, 2, r.actual)
             try step(o, Self.outputSQL)
             knownOutputs.insert(ref)
         }
         let s = statement.sqliteStatement
         sqlite3_bind_int64(s, 1, run)
         sqlite3_bind_int64(s, 2, implementation)
-        Self.bind(s, 3, r.suite)
-        Self.bind(s, 4, r.caseID)
-        Self.bind(s, 5, r.operation)
-        Self.bind(s, 6, r.requirement)
-        Self.bind(s, 7, r.level.rawValue)
-        Self.bind(s, 8, r.outcome.rawValue)
+        SQLArgument.bind(s, 3, r.suite)
+        SQLArgument.bind(s, 4, r.caseID)
+        SQLArgument.bind(s, 5, r.operation)
+        SQLArgument.bind(s, 6, r.requirement)
+        SQLArgument.bind(s, 7, r.level.rawValue)
+        SQLArgument.bind(s, 8, r.outcome.rawValue)
         sqlite3_bind_int64(s, 9, r.nullWouldPass ? 1 : 0)
-        Self.bind(s, 10, r.actualRef == nil ? r.actual : nil)
-        Self.bind(s, 11, r.expected)
-        Self.bind(s, 12, r.message)
+        SQLArgument.bind(s, 10, r.actualRef == nil ? r.actual : nil)
+        SQLArgument.bind(s, 11, r.expected)
+        SQLArgument.bind(s, 12, r.message)
         sqlite3_bind_int64(s, 13, r.durationNanos)
-        Self.bind(s, 14, r.actualRef)
+        SQLArgument.bind(s, 14, r.actualRef)
         try step(s, Self.sql)
     }
 
@@ -113,23 +112,6 @@ struct CaseResultInsert {
         guard code == SQLITE_DONE else {
             let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-        }
-    }
-
-    private static func bind(_ s: OpaquePointer, _ index: Int32, _ text: String?) {
-        guard var text else {
-            sqlite3_bind_null(s, index)
-            return
-        }
-        text.withUTF8 { bytes in
-            guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                // An empty text from a valid pointer, so that it stays '' and does not become NULL.
-                _ = sqlite3_bind_text(s, index, "", 0, transient)
-                return
-            }
-            _ = UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                sqlite3_bind_text(s, index, chars, Int32(bytes.count), transient)
-            }
         }
     }
 }

@@ -35,15 +35,17 @@ public struct Finding: Sendable, Hashable {
     public let status: Status
 }
 
-extension Finding: FetchableRecord, TableRecord {
-    public static let databaseTableName = "finding"
-
+extension Finding {
     /// A `finding` row (its kind and status are checked by the schema).
-    public init(row: Row) {
-        self.init(id: row["id"], target: row["target"], implementation: row["implementation"], kind: row["kind"],
-                  signature: row["signature"], message: row["message"], input: Array(row["input"] as Data),
-                  reproducerPath: row["reproducerPath"], firstSeen: row["firstSeen"], lastSeen: row["lastSeen"],
-                  count: row["count"], status: row["status"])
+    init(_ row: ExactRow) {
+        self.init(id: row.int64("id"), target: row.text("target"), implementation: row.text("implementation"),
+                  kind: row.value("kind", or: .crash), signature: row.text("signature"), message: row.text("message"),
+                  input: row.bytes("input"), reproducerPath: row.text("reproducerPath"), firstSeen: row.text("firstSeen"),
+                  lastSeen: row.text("lastSeen"), count: row.int("count"), status: row.value("status", or: .open))
+    }
+
+    static func fetch(_ db: Database, id: Int64) throws -> Finding? {
+        try db.exactRows("SELECT * FROM finding WHERE id = ?", [.integer(id)], Finding.init).first
     }
 }
 
@@ -55,46 +57,47 @@ extension ResultsStore {
                               message: String, input: [UInt8], reproducerPath: String) throws -> Finding {
         let now = Self.timestamp()
         return try pool.write { db in
-            let known = try Finding.filter(Column("target") == target && Column("implementation") == implementation
-                                           && Column("signature") == signature).fetchOne(db)
+            let known = try db.exactRows("SELECT * FROM finding WHERE target = ? AND implementation = ? AND signature = ?",
+                                         [.text(target), .text(implementation), .text(signature)], Finding.init).first
             if let known {
                 // Keep the smaller reproducer.
                 let keepNew = input.count < known.input.count
-                try db.execute(sql: """
+                try db.exactExecute("""
                     UPDATE finding SET lastSeen = ?, count = count + 1, status = ?, message = ?,
                         input = CASE WHEN ? THEN ? ELSE input END,
                         reproducerPath = CASE WHEN ? THEN ? ELSE reproducerPath END
                     WHERE id = ?
-                    """, arguments: [now, Finding.Status.open, message, keepNew, Data(input), keepNew, reproducerPath, known.id])
-                return try Finding.fetchOne(db, key: known.id)!
+                    """, [.text(now), .raw(Finding.Status.open), .text(message), .bool(keepNew), .blob(input), .bool(keepNew),
+                          .text(reproducerPath), .integer(known.id)])
+                return try Finding.fetch(db, id: known.id)!
             }
-            try db.execute(sql: """
+            try db.exactExecute("""
                 INSERT INTO finding (target, implementation, kind, signature, message, input, reproducerPath, firstSeen, lastSeen, count, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-                """, arguments: [target, implementation, kind, signature, message, Data(input), reproducerPath, now, now,
-                                 Finding.Status.open])
-            return try Finding.fetchOne(db, key: db.lastInsertedRowID)!
+                """, [.text(target), .text(implementation), .raw(kind), .text(signature), .text(message), .blob(input),
+                      .text(reproducerPath), .text(now), .text(now), .raw(Finding.Status.open)])
+            return try Finding.fetch(db, id: db.lastInsertedRowID)!
         }
     }
 
     /// Every finding, open ones first, most recently seen first.
     public func findings(target: String? = nil) throws -> [Finding] {
         try pool.read { db in
-            try Finding.fetchAll(db, sql: """
+            try db.exactRows("""
                 SELECT * FROM finding WHERE ? IS NULL OR target = ?
                 ORDER BY status = ?, lastSeen DESC, id DESC
-                """, arguments: [target, target, Finding.Status.fixed])
+                """, [.text(target), .text(target), .raw(Finding.Status.fixed)], Finding.init)
         }
     }
 
     public func finding(id: Int64) throws -> Finding? {
-        try pool.read { db in try Finding.fetchOne(db, key: id) }
+        try pool.read { db in try Finding.fetch(db, id: id) }
     }
 
     /// Marks a finding fixed.
     public func markFindingFixed(id: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE finding SET status = ? WHERE id = ?", arguments: [Finding.Status.fixed, id])
+            try db.exactExecute("UPDATE finding SET status = ? WHERE id = ?", [.raw(Finding.Status.fixed), .integer(id)])
         }
     }
 }

@@ -14,9 +14,7 @@ public enum RunStatus: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// What is known about a run (a row of the `run` table).
-public struct RunRecord: Sendable, Hashable, Decodable, FetchableRecord, TableRecord {
-    public static let databaseTableName = "run"
-
+public struct RunRecord: Sendable, Hashable {
     public let id: Int64
     public let startedAt: String
     public let finishedAt: String?
@@ -28,6 +26,17 @@ public struct RunRecord: Sendable, Hashable, Decodable, FetchableRecord, TableRe
     public let options: String
     public let host: String
     public let pid: Int
+}
+
+extension RunRecord {
+    /// A `run` row. A status this version does not know (written by a newer one) reads as
+    /// `failed`: not a run to trust.
+    init(_ row: ExactRow) {
+        self.init(id: row.int64("id"), startedAt: row.text("startedAt"), finishedAt: row.optionalText("finishedAt"),
+                  status: row.value("status", or: RunStatus.failed), corpusFingerprint: row.text("corpusFingerprint"),
+                  gitCommit: row.optionalText("gitCommit"), toolVersion: row.text("toolVersion"), options: row.text("options"),
+                  host: row.text("host"), pid: row.int("pid"))
+    }
 }
 
 /// Facts about a run given when it starts.
@@ -57,14 +66,15 @@ public struct StoredImplementation: Sendable, Hashable {
     public var expectedFailures: String? = nil
 }
 
-extension StoredImplementation: FetchableRecord {
+extension StoredImplementation {
     /// An `implementation` row joined with its `runImplementation` row. A status this version
     /// does not know (written by a newer one) reads as `ok`; notes are a JSON array of strings.
-    public init(row: Row) {
-        let notes = (try? JSONParser.parse(row["notes"] as String))?.arrayValue?.compactMap(\.stringValue) ?? []
-        self.init(id: row["id"],
-                  info: ImplementationInfo(name: row["name"], version: row["version"], language: row["language"], homepage: row["homepage"]),
-                  status: ImplementationStatus(rawValue: row["status"]) ?? .ok, notes: notes, expectedFailures: row["expectedFailures"])
+    init(_ row: ExactRow) {
+        let notes = (try? JSONParser.parse(row.text("notes")))?.arrayValue?.compactMap(\.stringValue) ?? []
+        self.init(id: row.int64("id"),
+                  info: ImplementationInfo(name: row.text("name"), version: row.text("version"), language: row.text("language"),
+                                           homepage: row.text("homepage")),
+                  status: row.value("status", or: .ok), notes: notes, expectedFailures: row.optionalText("expectedFailures"))
     }
 }
 
@@ -77,59 +87,12 @@ public struct StoredRequirement: Sendable, Hashable {
     public let decided: Bool
 }
 
-extension StoredRequirement: FetchableRecord {
+extension StoredRequirement {
     /// A `runRequirement` row. A level this version does not know (written by a newer one)
     /// reads as INFO: recorded, not judged.
-    public init(row: Row) {
-        self.init(suite: row["suite"], id: row["requirementId"],
-                  level: RequirementLevel(rawValue: row["level"]) ?? .info, title: row["title"], decided: row["decided"])
-    }
-}
-
-/// A row of the `runRequirement` table, as written when a run starts.
-struct RequirementRow: PersistableRecord {
-    static let databaseTableName = "runRequirement"
-    let runId: Int64
-    let suite: String
-    let requirementId: String
-    let level: RequirementLevel
-    let title: String
-    let decided: Bool
-
-    func encode(to container: inout PersistenceContainer) {
-        container["runId"] = runId
-        container["suite"] = suite
-        container["requirementId"] = requirementId
-        container["level"] = level
-        container["title"] = title
-        container["decided"] = decided
-    }
-}
-
-/// A row of the `run` table, as written when a run starts (the id is SQLite's).
-struct NewRunRow: Encodable, PersistableRecord {
-    static let databaseTableName = "run"
-    let startedAt: String
-    let status: RunStatus
-    let corpusFingerprint: String
-    let gitCommit: String?
-    let toolVersion: String
-    let options: String
-    let host: String
-    let pid: Int
-}
-
-/// A row of the `implementation` table: who an implementation is, stored once for every run.
-struct ImplementationRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "implementation"
-    var id: Int64?
-    let name: String
-    let version: String
-    let language: String
-    let homepage: String
-
-    init(_ info: ImplementationInfo) {
-        (id, name, version, language, homepage) = (nil, info.name, info.version, info.language, info.homepage)
+    init(_ row: ExactRow) {
+        self.init(suite: row.text("suite"), id: row.text("requirementId"), level: row.value("level", or: .info),
+                  title: row.text("title"), decided: row.bool("decided"))
     }
 }
 

@@ -81,12 +81,12 @@ public final class ResultsStore: Sendable {
     func markAbandonedRuns() throws {
         let host = ProcessInfo.processInfo.hostName
         try pool.write { db in
-            let running = try RunRecord.filter(Column("status") == RunStatus.running).fetchAll(db)
+            let running = try db.exactRows("SELECT * FROM run WHERE status = ?", [.raw(RunStatus.running)], RunRecord.init)
             for run in running {
                 let alive = run.host == host && (kill(pid_t(run.pid), 0) == 0 || errno == EPERM)
                 if !alive {
-                    try db.execute(sql: "UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
-                                   arguments: [RunStatus.interrupted, Self.timestamp(), run.id])
+                    try db.exactExecute("UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
+                                        [.raw(RunStatus.interrupted), .text(Self.timestamp()), .integer(run.id)])
                 }
             }
         }
@@ -97,9 +97,12 @@ public final class ResultsStore: Sendable {
     /// Records a new run as `running` and returns its id.
     public func beginRun(_ start: RunStart) throws -> Int64 {
         try pool.write { db in
-            try NewRunRow(startedAt: Self.timestamp(), status: .running, corpusFingerprint: start.corpusFingerprint,
-                          gitCommit: start.gitCommit, toolVersion: start.toolVersion, options: start.options.serialized(),
-                          host: ProcessInfo.processInfo.hostName, pid: Int(getpid())).insert(db)
+            try db.exactExecute("""
+                INSERT INTO run (startedAt, status, corpusFingerprint, gitCommit, toolVersion, options, host, pid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(Self.timestamp()), .raw(RunStatus.running), .text(start.corpusFingerprint), .text(start.gitCommit),
+                      .text(start.toolVersion), .text(start.options.serialized()), .text(ProcessInfo.processInfo.hostName),
+                      .int(Int(getpid()))])
             return db.lastInsertedRowID
         }
     }
@@ -109,8 +112,10 @@ public final class ResultsStore: Sendable {
         try pool.write { db in
             for suite in corpus.suites {
                 for r in suite.registry.requirements {
-                    try RequirementRow(runId: run, suite: suite.name, requirementId: r.id, level: r.level, title: r.title,
-                                       decided: r.decided).insert(db, onConflict: .replace)
+                    try db.exactExecute("""
+                        INSERT OR REPLACE INTO runRequirement (runId, suite, requirementId, level, title, decided)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, [.integer(run), .text(suite.name), .text(r.id), .raw(r.level), .text(r.title), .bool(r.decided)])
                 }
             }
         }
@@ -119,15 +124,16 @@ public final class ResultsStore: Sendable {
     /// Returns the id of an implementation, adding it if new, and ties it to the run.
     public func register(_ info: ImplementationInfo, run: Int64) throws -> Int64 {
         try pool.write { db in
-            try ImplementationRow(info).insert(db, onConflict: .ignore)
-            let stored = try ImplementationRow.filter(Column("name") == info.name && Column("version") == info.version
-                                                      && Column("language") == info.language && Column("homepage") == info.homepage)
-                .fetchOne(db)
-            guard let id = stored?.id else {
+            let who: [SQLArgument] = [.text(info.name), .text(info.version), .text(info.language), .text(info.homepage)]
+            try db.exactExecute("INSERT OR IGNORE INTO implementation (name, version, language, homepage) VALUES (?, ?, ?, ?)", who)
+            let stored = try db.exactRows("""
+                SELECT id FROM implementation WHERE name = ? AND version = ? AND language = ? AND homepage = ?
+                """, who) { $0.int64("id") }
+            guard let id = stored.first else {
                 throw StoreError(path: path, message: "the implementation \(info.name) was not stored; is the database read-only?")
             }
-            try db.execute(sql: "INSERT OR IGNORE INTO runImplementation (runId, implementationId) VALUES (?, ?)",
-                           arguments: [run, id])
+            try db.exactExecute("INSERT OR IGNORE INTO runImplementation (runId, implementationId) VALUES (?, ?)",
+                                [.integer(run), .integer(id)])
             return id
         }
     }
@@ -137,11 +143,11 @@ public final class ResultsStore: Sendable {
     public func setImplementationStatus(run: Int64, implementation: Int64, status: ImplementationStatus, notes: [String],
                                         expectedFailures: String?) throws {
         try pool.write { db in
-            try db.execute(sql: """
+            try db.exactExecute("""
                 UPDATE runImplementation SET status = ?, notes = ?, expectedFailures = ?
                 WHERE runId = ? AND implementationId = ?
-                """, arguments: [status, JSONValue.array(notes.map(JSONValue.string)).serialized(), expectedFailures,
-                                 run, implementation])
+                """, [.raw(status), .text(JSONValue.array(notes.map(JSONValue.string)).serialized()), .text(expectedFailures),
+                      .integer(run), .integer(implementation)])
         }
     }
 
@@ -158,20 +164,20 @@ public final class ResultsStore: Sendable {
     /// Ends a run with a final status.
     public func finishRun(_ run: Int64, status: RunStatus) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
-                           arguments: [status, Self.timestamp(), run])
+            try db.exactExecute("UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
+                                [.raw(status), .text(Self.timestamp()), .integer(run)])
         }
     }
 
     // MARK: reading
 
     public func run(_ id: Int64) throws -> RunRecord? {
-        try pool.read { db in try RunRecord.fetchOne(db, key: id) }
+        try pool.read { db in try db.exactRows("SELECT * FROM run WHERE id = ?", [.integer(id)], RunRecord.init).first }
     }
 
     /// Runs, newest first.
     public func runs(limit: Int = 20) throws -> [RunRecord] {
-        try pool.read { db in try RunRecord.order(Column("id").desc).limit(limit).fetchAll(db) }
+        try pool.read { db in try db.exactRows("SELECT * FROM run ORDER BY id DESC LIMIT ?", [.int(limit)], RunRecord.init) }
     }
 
     /// The newest run that has results, if any.
@@ -181,18 +187,18 @@ public final class ResultsStore: Sendable {
 
     public func implementations(run: Int64) throws -> [StoredImplementation] {
         try pool.read { db in
-            try StoredImplementation.fetchAll(db, sql: """
+            try db.exactRows("""
                 SELECT i.*, ri.status, ri.notes, ri.expectedFailures FROM implementation i
                 JOIN runImplementation ri ON ri.implementationId = i.id
                 WHERE ri.runId = ? ORDER BY ri.rowid
-                """, arguments: [run])
+                """, [.integer(run)], StoredImplementation.init)
         }
     }
 
     public func requirements(run: Int64) throws -> [StoredRequirement] {
         try pool.read { db in
-            try StoredRequirement.fetchAll(db, sql: "SELECT * FROM runRequirement WHERE runId = ? ORDER BY suite, rowid",
-                                           arguments: [run])
+            try db.exactRows("SELECT * FROM runRequirement WHERE runId = ? ORDER BY suite, rowid", [.integer(run)],
+                             StoredRequirement.init)
         }
     }
 
@@ -200,19 +206,19 @@ public final class ResultsStore: Sendable {
     public func results(run: Int64) throws -> [StoredResult] {
         try pool.read { db in
             // A large output lives in outputText, named by the row's actualRef.
-            try Row.fetchAll(db, sql: """
+            try db.exactRows("""
                 SELECT c.*, COALESCE(c.actual, o.text) AS actualText FROM caseResult c
                 LEFT JOIN outputText o ON o.sha256 = c.actualRef
                 WHERE c.runId = ? ORDER BY c.id
-                """, arguments: [run]).map { row in
-                let expectedText: String = row["expected"]
-                return StoredResult(implementationID: row["implementationId"], result: CaseResult(
-                    suite: row["suite"], caseID: row["caseId"], operation: row["operation"], requirement: row["requirementId"],
-                    level: RequirementLevel(rawValue: row["level"]) ?? .info, outcome: Outcome(rawValue: row["outcome"]) ?? .errored,
-                    nullWouldPass: row["nullWouldPass"],
-                    actual: (row["actualText"] as String?).flatMap { try? JSONParser.parse($0) },
+                """, [.integer(run)]) { row in
+                let expectedText = row.text("expected")
+                return StoredResult(implementationID: row.int64("implementationId"), result: CaseResult(
+                    suite: row.text("suite"), caseID: row.text("caseId"), operation: row.text("operation"),
+                    requirement: row.text("requirementId"), level: row.value("level", or: .info),
+                    outcome: row.value("outcome", or: .errored), nullWouldPass: row.bool("nullWouldPass"),
+                    actual: row.optionalText("actualText").flatMap { try? JSONParser.parse($0) },
                     expected: (try? JSONParser.parse(expectedText)) ?? .null, encodedExpected: expectedText,
-                    message: row["message"], durationNanos: row["durationNanos"]))
+                    message: row.optionalText("message"), durationNanos: row.int64("durationNanos")))
             }
         }
     }
@@ -220,23 +226,24 @@ public final class ResultsStore: Sendable {
     /// Outcome counts per implementation and suite, and the null-implementation passes.
     public func summary(run: Int64) throws -> [SummaryRow] {
         try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try db.exactRows("""
                 SELECT implementationId, suite, outcome, COUNT(*) AS n,
                        SUM(CASE WHEN outcome = ? AND nullWouldPass THEN 1 ELSE 0 END) AS nullPass
                 FROM caseResult WHERE runId = ?
                 GROUP BY implementationId, suite, outcome
                 ORDER BY implementationId, MIN(id)
-                """, arguments: [Outcome.pass, run])
+                """, [.raw(Outcome.pass), .integer(run)]) { row in
+                (implementation: row.int64("implementationId"), suite: row.text("suite"),
+                 outcome: row.value("outcome", or: Outcome.errored), n: row.int("n"), nullPass: row.int("nullPass"))
+            }
             var order: [(Int64, String)] = []
             var counts: [String: [Outcome: Int]] = [:]
             var nulls: [String: Int] = [:]
             for row in rows {
-                let impl: Int64 = row["implementationId"]
-                let suite: String = row["suite"]
-                let key = "\(impl)|\(suite)"
-                if counts[key] == nil { order.append((impl, suite)) }
-                counts[key, default: [:]][Outcome(rawValue: row["outcome"]) ?? .errored, default: 0] += row["n"] as Int
-                nulls[key, default: 0] += row["nullPass"] as Int
+                let key = "\(row.implementation)|\(row.suite)"
+                if counts[key] == nil { order.append((row.implementation, row.suite)) }
+                counts[key, default: [:]][row.outcome, default: 0] += row.n
+                nulls[key, default: 0] += row.nullPass
             }
             return order.map { impl, suite in
                 let key = "\(impl)|\(suite)"

@@ -113,13 +113,15 @@ public final class RunSession {
                                         run: runID)
             try runner.recordNotRun(reason: why, expectedFailures: plan.expectedFailures, sink: sink(id))
             try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
-                                              notes: [error.message], expectedFailures: plan.expectedFailures?.path)
+                                              notes: ResultLimits.kept(notes: [error.message]),
+                                              expectedFailures: plan.expectedFailures?.path)
             return false
         case .success(let announced):
             let info = distinct(announced)
             let id = try store.register(info, run: runID)
-            // Results are written on the writer's thread while the cases run, committed by count
-            // and by time.
+            // Results are written on the writer's thread while the cases run: the runner hands on
+            // each as it is judged, and the writer commits by count and by time, so a kill loses
+            // at most what the writer had not committed yet.
             let writer = ResultWriter(store: store, run: runID, implementation: id, policy: commitPolicy)
             do {
                 try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: events.progress(info),
@@ -132,7 +134,8 @@ public final class RunSession {
             }
             await implementation.stop()
             try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
-                                              notes: implementation.notes, expectedFailures: plan.expectedFailures?.path)
+                                              notes: ResultLimits.kept(notes: implementation.notes),
+                                              expectedFailures: plan.expectedFailures?.path)
             return true
         }
     }

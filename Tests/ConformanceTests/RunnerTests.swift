@@ -76,6 +76,91 @@ struct RunnerTests {
         #expect(all.count == done)
     }
 
+    /// An implementation that answers its first `quick` requests at once and holds every later
+    /// one until it is released: an adapter gone silent part-way.
+    final class FallsSilent: Implementation, @unchecked Sendable {
+        let quick: Int
+        let window: Int
+        private let lock = NSLock()
+        private var asked = 0
+        private var released = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(quick: Int, window: Int) {
+            self.quick = quick
+            self.window = window
+        }
+
+        var displayName: String { "falls silent" }
+        var notes: [String] { [] }
+        func start() async throws(ImplementationError) -> ImplementationInfo {
+            ImplementationInfo(name: displayName, version: "0", language: "none", homepage: "")
+        }
+        func supports(_ operation: String) -> Bool { true }
+        func stop() async {}
+
+        func run(_ request: Request) async -> Answer {
+            let holds = lock.withLock {
+                asked += 1
+                return asked > quick && !released
+            }
+            if holds {
+                await withCheckedContinuation { continuation in
+                    let now = lock.withLock {
+                        if released { return true }
+                        waiting.append(continuation)
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            }
+            return .output(.null)
+        }
+
+        func release() {
+            let woken = lock.withLock {
+                released = true
+                defer { waiting = [] }
+                return waiting
+            }
+            for continuation in woken { continuation.resume() }
+        }
+    }
+
+    /// Results go to the sink as they are judged, not once a batch is full: while an
+    /// implementation is silent, what it already answered has been handed on.
+    @Test(arguments: [1, 8])
+    func resultsReachTheSinkWhileTheImplementationIsSilent(window: Int) async throws {
+        let silent = FallsSilent(quick: 5, window: window)
+        let received = Counter()
+        let run = Task {
+            try await Runner(corpus: Self.corpus).run(silent) { received.set(received.value + $0.count) }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.value < 5 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let handedOnWhileSilent = received.value
+        silent.release()
+        #expect(try await run.value == Self.corpus.caseCount)
+        #expect(handedOnWhileSilent == 5, "the five answers given before the silence reach the sink during it")
+        #expect(received.value == Self.corpus.caseCount)
+    }
+
+    @Test func longMessagesAndNotesAreCut() throws {
+        let suite = try #require(Self.corpus.suites.first { $0.name == "ulc" })
+        let c = try #require(suite.cases.first)
+        let reason = String(repeating: "🏳️‍🌈 reason ", count: 2_000)
+        let result = Runner(corpus: Self.corpus).judge(c, in: suite, answer: .skipped(reason: reason), nanos: 0)
+        let message = try #require(result.message)
+        #expect(message.utf8.count <= ResultLimits.messageBytes)
+        let saysSo = message.hasSuffix(" [cut: \(reason.utf8.count) bytes in all]")
+        let beginsAsTheReason = reason.unicodeScalars.starts(with: message.unicodeScalars.dropLast(40))
+        #expect(saysSo && beginsAsTheReason)
+        let notes = ResultLimits.kept(notes: Array(repeating: reason, count: 1_000))
+        #expect(notes.count == ResultLimits.maxNotes && notes.allSatisfy { $0.utf8.count <= ResultLimits.noteBytes })
+        #expect(notes.last == "901 more notes left out (at most 100 are kept)")
+        #expect(ResultLimits.kept(notes: ["short"]) == ["short"])
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var n = 0

@@ -1,16 +1,21 @@
 import Foundation
 import LinkJSON
 
-/// Runs a corpus against an implementation, judging each answer and handing results to a sink
-/// in batches (the results store writes one transaction per batch).
+/// Runs a corpus against an implementation, judging each answer and handing the results to a
+/// sink as soon as they are judged: one at a time from an adapter, a chunk at a time in process.
+/// The runner keeps none back, so when to write is the sink's choice alone (`ResultWriter`
+/// commits every 1,000 results or 250 ms, on its own clock): a run killed, or an adapter that
+/// goes silent, leaves nothing judged waiting here. What is stored of an answer is bounded
+/// (``ResultLimits``).
 ///
 /// ```swift
 /// let runner = Runner(corpus: corpus)
-/// try await runner.run(SwiftImplementation.reference) { batch in try store.insert(batch) }
+/// try await runner.run(SwiftImplementation.reference) { results in try store.insert(results) }
 /// ```
 public struct Runner: Sendable {
     public let corpus: Corpus
-    /// Results handed to the sink at a time.
+    /// Results handed to the sink at a time by ``recordNotRun(reason:expectedFailures:sink:)``,
+    /// which has them all at once.
     public var batchSize = 500
 
     public init(corpus: Corpus) {
@@ -19,10 +24,11 @@ public struct Runner: Sendable {
 
     /// Runs every case of every suite against a started implementation. In process, chunks of
     /// cases run on every core (``Implementation/parallelism``); an adapter gets `window` requests
-    /// outstanding at once (answers may come in any order). `progress` receives (cases done, cases
-    /// in all); `shouldStop` is polled between cases (a signal handler sets it), and every case
-    /// already answered is still handed to the sink; the sink may throw to abort. Returns the
-    /// number of cases run.
+    /// outstanding at once (answers may come in any order). Each result, or each chunk's, goes to
+    /// the sink as soon as it is judged. `progress` receives (cases done, cases in all);
+    /// `shouldStop` is polled between cases (a signal handler sets it), and every case already
+    /// answered is still handed to the sink; the sink may throw to abort. Returns the number of
+    /// cases run.
     @discardableResult
     public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
@@ -33,16 +39,8 @@ public struct Runner: Sendable {
         let total = work.count
         var done = 0
         progress(0, total)
-        var batch: [CaseResult] = []
-        batch.reserveCapacity(batchSize)
         func record(_ results: [CaseResult]) throws {
-            for result in results {
-                batch.append(result)
-                if batch.count >= batchSize {
-                    try sink(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
+            try sink(results)
             done += results.count
             progress(done, total)
         }
@@ -106,12 +104,13 @@ public struct Runner: Sendable {
         let amendments = implementation.takeAmendments()
         if !amendments.isEmpty {
             let byID = Dictionary(work.map { ($0.1.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for amendment in amendments {
-                guard let (suite, c) = byID[amendment.caseID] else { continue }
-                batch.append(judge(c, in: suite, answer: amendment.answer, nanos: 0, expectedFailures: expectedFailures))
+            let amended = amendments.compactMap { amendment in
+                byID[amendment.caseID].map { suite, c in
+                    judge(c, in: suite, answer: amendment.answer, nanos: 0, expectedFailures: expectedFailures)
+                }
             }
+            if !amended.isEmpty { try sink(amended) }
         }
-        if !batch.isEmpty { try sink(batch) }
         return done
     }
 
@@ -141,7 +140,8 @@ public struct Runner: Sendable {
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
     }
 
-    /// Grades one answer.
+    /// Grades one answer, on the whole of it; the message is cut to what ``ResultLimits`` allows
+    /// (the store cuts the output).
     public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
                       expectedFailures: ExpectedFailures? = nil) -> CaseResult {
         let level = c.level
@@ -164,6 +164,7 @@ public struct Runner: Sendable {
         if let expectedFailures {
             (outcome, message) = expectedFailures.apply(to: outcome, caseID: c.id, message: message)
         }
+        message = message.map(ResultLimits.kept(message:))
         let nullWouldPass = level.isJudged && c.nullPasses
         return CaseResult(suite: suite.name, caseID: c.id, operation: c.operation, requirement: c.requirement,
                           level: level, outcome: outcome, nullWouldPass: nullWouldPass, actual: actual,

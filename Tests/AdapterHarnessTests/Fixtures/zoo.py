@@ -50,6 +50,22 @@ for line in sys.stdin:
     seq, case = msg["seq"], msg["case"]
     good = {"seq": seq, "output": {"echo": case}}
     bad = "bad" in case or mode == "hang-all"
+    # --- modes for issue 17, items 5 and 6 (kill during a run, large outputs) ---
+    if mode == "slow":
+        # Every case answered well, each after argv[2] milliseconds (default 20); with argv[3],
+        # the time (time.time()) at which each answer was sent is appended there, one a line.
+        time.sleep((int(sys.argv[2]) if len(sys.argv) > 2 else 20) / 1000)
+        send(good)
+        if len(sys.argv) > 3:
+            with open(sys.argv[3], "a") as log:
+                log.write("%f\n" % time.time())
+        continue
+    if mode == "huge":
+        # Every case answered with an output of about 1 MB, a different one per case (so the
+        # store cannot keep them once by content).
+        send({"seq": seq, "output": {"echo": case, "text": case + " " + "a" * 1_000_000}})
+        continue
+    # --- end of the modes for items 5 and 6 ---
     if mode == "hang-all":
         time.sleep(3600)
     if mode == "signals":

@@ -1,0 +1,49 @@
+import Foundation
+import ResultsStore
+import Testing
+
+/// `kill -9` during a run: what was answered well before the kill is in the database, and the
+/// run is marked interrupted when the database is next opened.
+struct KillDuringRunTests {
+    /// The times (seconds since 1970) at which the zoo's slow adapter sent its answers.
+    static func answerTimes(_ log: String) -> [Double] {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Double($0) }
+    }
+
+    @Test func aRunKilledAtNinetyPercentKeepsWhatWasAnsweredBeforeTheLastSecond() async throws {
+        let dir = CLI.temporaryDirectory()
+        let log = dir + "/answered"
+        // The ULC suite has 171 ulc.parse cases, the only operation the zoo answers: at 40 ms an
+        // answer, about 7 s of run. The other ULC cases are skipped at once.
+        let parseCases = 171
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
+                             "--db", dir + "/r.sqlite", "--no-reports", "--no-progress",
+                             "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log)"]
+        process.currentDirectoryURL = CLI.repository
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed once 90% of the answers are out, as the adapter's own log says.
+        let deadline = Date().addingTimeInterval(60)
+        while Self.answerTimes(log).count < parseCases * 9 / 10 && Date() < deadline && process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let killedAt = Date().timeIntervalSince1970
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try #require(process.terminationReason == .uncaughtSignal, "the run ended before the kill (status \(process.terminationStatus))")
+
+        let answers = Self.answerTimes(log)
+        let answeredBeforeTheLastSecond = answers.filter { $0 < killedAt - 1 }.count
+        #expect(answeredBeforeTheLastSecond >= parseCases / 2, "the kill came late in the run")
+        let store = try ResultsStore(path: dir + "/r.sqlite")
+        let run = try #require(try store.runs().first)
+        #expect(run.status == .interrupted)
+        let kept = try store.results(run: run.id).filter { $0.result.operation == "ulc.parse" }
+        #expect(kept.count >= answeredBeforeTheLastSecond,
+                "\(kept.count) of \(answers.count) answers kept; \(answeredBeforeTheLastSecond) were sent more than 1 s before the kill")
+        print("kill -9 at \(answers.count) of \(parseCases) answers: \(kept.count) kept")
+    }
+}
