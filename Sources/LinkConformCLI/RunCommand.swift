@@ -104,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
         let runID = summary.runID, status = summary.status
 
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
-        Console.out(TerminalSummary.render(data))
+        Console.out(try TerminalSummary.render(data))
         if !noReports {
             do {
                 let paths = try ReportWriter.write(data, to: reports)
