@@ -92,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         let noProgress = noProgress
         let events = RunSession.Events(
             message: { Console.error($0) },
-            progress: { info in Progress(label: info.name, enabled: !noProgress).update },
+            progress: { info in Progress(label: Escaping.terminal(info.name), enabled: !noProgress).update },
             shouldStop: { stop.isSet })
         let summary: RunSession.Summary
         do {
