@@ -1,9 +1,12 @@
 import Conformance
 import LinkJSON
 import LinkURL
+import Reports
 
 /// `linkconform check`'s three outputs from one ``CheckReport``: the human text, the JSON and
-/// the exit code. All three read the report's verdicts, computed once from its violations, so
+/// the exit code. The text shows every control and bidi character of the link, raw or decoded,
+/// as an escape (`\x1b`, `\u{202E}`: ``Escaping/terminal(_:multiline:)``), so a link cannot
+/// retitle or recolour the reader's terminal; the JSON keeps them exact. All three read the report's verdicts, computed once from its violations, so
 /// they cannot disagree; tests call these functions in process.
 ///
 /// ```swift
@@ -61,7 +64,8 @@ struct CheckRendering {
         }
         for e in report.explanations { lines += explanationLines(e) }
         lines.append("verdict: \(report.verdict.sentence)")
-        return lines.joined(separator: "\n")
+        // Each line on its own line, with decoded control and bidi characters shown escaped.
+        return Escaping.terminalLines(lines)
     }
 
     func explanationLines(_ e: CheckExplanation) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Output helpers: stdout for results, stderr for progress and errors.
 enum Console {
@@ -11,7 +12,7 @@ enum Console {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("linkconform: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("linkconform: " + Escaping.terminal(text, multiline: true) + "\n").utf8))
     }
 
     static func progressLine(_ text: String) {

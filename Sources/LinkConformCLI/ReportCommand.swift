@@ -64,13 +64,9 @@ struct ReportCommand: ParsableCommand {
         }
         let formats = format.isEmpty ? ReportWriter.Format.allCases : format.compactMap(ReportWriter.Format.init(rawValue:))
         if stdout {
-            switch formats[0] {
-            case .markdown: Console.out(MarkdownReport.render(data))
-            case .json: Console.line(JSONReport.render(data).serialized(pretty: true))
-            case .junit: Console.out(JUnitReport.render(data))
-            }
+            try formats[0].write(data, to: ReportOutput(handle: FileHandle.standardOutput))
         } else {
-            Console.out(TerminalSummary.render(data))
+            Console.out(try TerminalSummary.render(data))
             let paths = try ReportWriter.write(data, formats: formats, to: out)
             Console.line("reports: " + paths.joined(separator: ", "))
         }

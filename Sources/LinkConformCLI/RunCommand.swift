@@ -93,7 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         let noProgress = noProgress
         let events = RunSession.Events(
             message: { Console.error($0) },
-            progress: { info in Progress(label: info.name, enabled: !noProgress).update },
+            progress: { info in Progress(label: Escaping.terminal(info.name), enabled: !noProgress).update },
             shouldStop: { stop.isSet })
         let summary: RunSession.Summary
         do {
@@ -105,7 +105,7 @@ struct RunCommand: AsyncParsableCommand {
         let runID = summary.runID, status = summary.status
 
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
-        Console.out(TerminalSummary.render(data))
+        Console.out(try TerminalSummary.render(data))
         if !noReports {
             do {
                 let paths = try ReportWriter.write(data, to: reports)

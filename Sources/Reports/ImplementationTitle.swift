@@ -1,7 +1,8 @@
 import Conformance
 
 /// How reports name an implementation: its name, then the version and the language in
-/// parentheses when it said them (an adapter that never started said neither).
+/// parentheses when it said them (an adapter that never started said neither). The texts are
+/// as the implementation said them; each format escapes them its own way (``Escaping``).
 ///
 /// ```swift
 /// ImplementationTitle.plain(ImplementationInfo(name: "ada-url", version: "4.0.0", language: "Python", homepage: ""))
@@ -14,11 +15,11 @@ enum ImplementationTitle {
         ([info.name] + details(info)).joined(separator: " ")
     }
 
-    /// The version and `(language)`, each when not empty.
-    static func details(_ info: ImplementationInfo) -> [String] {
+    /// The version and `(language)`, each when not empty, each text passed through `escape`.
+    static func details(_ info: ImplementationInfo, _ escape: (String) -> String = { $0 }) -> [String] {
         var parts: [String] = []
-        if !info.version.isEmpty { parts.append(info.version) }
-        if !info.language.isEmpty { parts.append("(\(info.language))") }
+        if !info.version.isEmpty { parts.append(escape(info.version)) }
+        if !info.language.isEmpty { parts.append("(\(escape(info.language)))") }
         return parts
     }
 }

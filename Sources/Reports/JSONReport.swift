@@ -1,9 +1,48 @@
 import Conformance
 import LinkJSON
+import ResultsStore
 
 /// `results.json`: the run, implementations, summary, requirements and every result, for tools.
+///
+/// Written as it is read: the small members are JSON trees, the results are read from the store
+/// one at a time and each is written as soon as it is made, so the file is never whole in memory.
+/// The text is what `JSONSerializer` writes with `pretty: true` for the whole document (members
+/// in this order, two spaces per level). Strings are exact: JSON's own escaping, nothing else.
 public enum JSONReport {
-    public static func render(_ data: ReportData) -> JSONValue {
+    /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
+    public static func render(_ data: ReportData) throws -> String {
+        try ReportOutput.string { try write(data, to: $0) }
+    }
+
+    /// Writes the document and a final line feed.
+    public static func write(_ data: ReportData, to out: ReportOutput) throws {
+        try out.write("{")
+        for member in head(data) {
+            try out.write("\n  " + JSONValue.string(member.key).serialized() + ": ")
+            try write(member.value, levels: 1, to: out)
+            try out.write(",")
+        }
+        try out.write("\n  \"results\": [")
+        var first = true
+        try data.forEachResult { stored in
+            try out.write(first ? "\n    " : ",\n    ")
+            try write(result(stored, data), levels: 2, to: out)
+            first = false
+        }
+        try out.write(first ? "]\n}\n" : "\n  ]\n}\n")
+    }
+
+    /// Writes the pretty JSON text of `value` as it stands `levels` deep: its lines after the
+    /// first indented by two spaces a level (a line feed occurs in pretty JSON only between
+    /// tokens, never inside a string, which writes it `\n`).
+    static func write(_ value: JSONValue, levels: Int, to out: ReportOutput) throws {
+        var bytes: [UInt8] = []
+        JSONSerializer.write(value, to: &bytes, pretty: true)
+        try out.write(utf8: bytes, indent: 2 * levels)
+    }
+
+    /// Every member before `results`.
+    static func head(_ data: ReportData) -> JSONObject {
         let run = data.run
         var root = JSONObject()
         root["format"] = "linkconform-results/1"
@@ -42,15 +81,16 @@ public enum JSONReport {
                     "level": .string(row.requirement.level.rawValue), "title": .string(row.requirement.title),
                     "cases": .int(row.cases), "nullPasses": .int(row.nullPasses), "implementations": .object(cells)]
         })
-        root["results"] = .array(data.results.map { stored in
-            let r = stored.result
-            return ["implementation": .string(data.implementation(stored.implementationID)?.name ?? "?"),
-                    "suite": .string(r.suite), "case": .string(r.caseID), "operation": .string(r.operation),
-                    "requirement": .string(r.requirement), "level": .string(r.level.rawValue),
-                    "outcome": .string(r.outcome.rawValue), "nullWouldPass": .bool(r.nullWouldPass),
-                    "durationNanos": .int(Int(r.durationNanos)), "message": .string(r.message),
-                    "expected": r.expected, "actual": r.actual ?? .null]
-        })
-        return .object(root)
+        return root
+    }
+
+    static func result(_ stored: StoredResult, _ data: ReportData) -> JSONValue {
+        let r = stored.result
+        return ["implementation": .string(data.implementation(stored.implementationID)?.name ?? "?"),
+                "suite": .string(r.suite), "case": .string(r.caseID), "operation": .string(r.operation),
+                "requirement": .string(r.requirement), "level": .string(r.level.rawValue),
+                "outcome": .string(r.outcome.rawValue), "nullWouldPass": .bool(r.nullWouldPass),
+                "durationNanos": .int(Int(r.durationNanos)), "message": .string(r.message),
+                "expected": r.expected, "actual": r.actual ?? .null]
     }
 }

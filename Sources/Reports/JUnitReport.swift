@@ -1,4 +1,5 @@
 import Conformance
+import Foundation
 
 /// `junit.xml`, for CI systems: one test suite per implementation and suite, one test case per case.
 ///
@@ -6,80 +7,60 @@ import Conformance
 /// `protocolError` an `<error>`; `skipped` and `notRun` a `<skipped>`. `nonStrict` (a SHOULD not
 /// met), `informational` and `expectedFail` pass, with their outcome as a property and their
 /// message in `<system-out>`, so that a SHOULD never turns a CI job red unless the run is `--strict`.
+///
+/// The counts and times of each `<testsuite>` come from the store's aggregates; its test cases
+/// are read from the store one at a time and written as they come. Every text goes through
+/// ``Escaping/xml(_:)``, so the file is well-formed XML 1.0 whatever an implementation said.
 public enum JUnitReport {
-    public static func render(_ data: ReportData) -> String {
-        var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        let all = data.results.map(\.result)
-        out.append(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(all.count)" failures="\#(count(all, failures))" errors="\#(count(all, errors))" skipped="\#(count(all, [.skipped, .notRun]))" time="\#(seconds(all))">"#)
+    /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
+    public static func render(_ data: ReportData) throws -> String {
+        try ReportOutput.string { try write(data, to: $0) }
+    }
+
+    public static func write(_ data: ReportData, to out: ReportOutput) throws {
+        try out.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount)" failures="\#(data.count(failures))" errors="\#(data.count(errors))" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos()))">"#)
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
-            let rs = data.results.filter { $0.implementationID == row.implementationID && $0.result.suite == row.suite }.map(\.result)
-            out.append(#"  <testsuite name="\#(escape(name)).\#(escape(row.suite))" tests="\#(rs.count)" failures="\#(count(rs, failures))" errors="\#(count(rs, errors))" skipped="\#(count(rs, [.skipped, .notRun]))" time="\#(seconds(rs))">"#)
-            for r in rs {
-                let open = #"    <testcase classname="\#(escape(r.suite)).\#(escape(r.requirement))" name="\#(escape(r.caseID))" time="\#(String(format: "%.6f", Double(r.durationNanos) / 1e9))""#
-                let message = escape(r.message ?? "")
-                switch r.outcome {
-                case .pass:
-                    out.append(open + "/>")
-                case .fail:
-                    out.append(open + ">")
-                    out.append(#"      <failure type="\#(r.level.rawValue)" message="\#(message)">expected: \#(escape(r.expected.serialized()))&#10;actual: \#(escape(r.actual?.serialized() ?? "(none)"))</failure>"#)
-                    out.append("    </testcase>")
-                case .errored, .crashed, .timedOut, .protocolError:
-                    out.append(open + ">")
-                    out.append(#"      <error type="\#(r.outcome.rawValue)" message="\#(message)"/>"#)
-                    out.append("    </testcase>")
-                case .unexpectedPass:
-                    out.append(open + ">")
-                    out.append(#"      <failure type="unexpectedPass" message="\#(message)"/>"#)
-                    out.append("    </testcase>")
-                case .skipped, .notRun:
-                    out.append(open + ">")
-                    out.append(#"      <skipped message="\#(message)"/>"#)
-                    out.append("    </testcase>")
-                case .nonStrict, .informational, .expectedFail:
-                    out.append(open + ">")
-                    out.append(#"      <properties><property name="outcome" value="\#(r.outcome.rawValue)"/><property name="level" value="\#(r.level.rawValue)"/></properties>"#)
-                    if !message.isEmpty { out.append("      <system-out>\(r.outcome.rawValue): \(message)</system-out>") }
-                    out.append("    </testcase>")
-                }
-            }
-            out.append("  </testsuite>")
+            let counts = { (outcomes: Set<Outcome>) in outcomes.reduce(0) { $0 + row.count($1) } }
+            try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(counts(failures))" errors="\#(counts(errors))" skipped="\#(counts(skips))" time="\#(seconds(data.caseNanos(implementation: row.implementationID, suite: row.suite)))">"#)
+            try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, to: out) }
+            try out.line("  </testsuite>")
         }
-        out.append("</testsuites>")
-        return out.joined(separator: "\n") + "\n"
+        try out.line("</testsuites>")
+    }
+
+    static func testCase(_ r: CaseResult, to out: ReportOutput) throws {
+        let open = #"    <testcase classname="\#(Escaping.xml(r.suite)).\#(Escaping.xml(r.requirement))" name="\#(Escaping.xml(r.caseID))" time="\#(seconds(r.durationNanos))""#
+        let message = Escaping.xml(r.message ?? "")
+        if r.outcome == .pass {
+            try out.line(open + "/>")
+            return
+        }
+        try out.line(open + ">")
+        switch r.outcome {
+        case .pass:
+            break
+        case .fail:
+            try out.line(#"      <failure type="\#(r.level.rawValue)" message="\#(message)">expected: \#(Escaping.xml(r.expected.serialized()))&#10;actual: \#(Escaping.xml(r.actual?.serialized() ?? "(none)"))</failure>"#)
+        case .errored, .crashed, .timedOut, .protocolError:
+            try out.line(#"      <error type="\#(r.outcome.rawValue)" message="\#(message)"/>"#)
+        case .unexpectedPass:
+            try out.line(#"      <failure type="unexpectedPass" message="\#(message)"/>"#)
+        case .skipped, .notRun:
+            try out.line(#"      <skipped message="\#(message)"/>"#)
+        case .nonStrict, .informational, .expectedFail:
+            try out.line(#"      <properties><property name="outcome" value="\#(r.outcome.rawValue)"/><property name="level" value="\#(r.level.rawValue)"/></properties>"#)
+            if !message.isEmpty { try out.line("      <system-out>\(r.outcome.rawValue): \(message)</system-out>") }
+        }
+        try out.line("    </testcase>")
     }
 
     static let failures: Set<Outcome> = [.fail, .unexpectedPass]
     static let errors: Set<Outcome> = [.errored, .crashed, .timedOut, .protocolError]
+    static let skips: Set<Outcome> = [.skipped, .notRun]
 
-    static func count(_ rs: [CaseResult], _ outcomes: Set<Outcome>) -> Int {
-        rs.filter { outcomes.contains($0.outcome) }.count
-    }
-
-    static func seconds(_ rs: [CaseResult]) -> String {
-        String(format: "%.6f", Double(rs.reduce(Int64(0)) { $0 + $1.durationNanos }) / 1e9)
-    }
-
-    /// XML attribute and text escaping; characters XML 1.0 cannot carry become U+FFFD.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out.unicodeScalars.append(scalar)
-            default:
-                let v = scalar.value
-                let allowed = v >= 0x20 && !(0xD800...0xDFFF).contains(v) && v != 0xFFFE && v != 0xFFFF
-                out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-            }
-        }
-        return out
+    static func seconds(_ nanos: Int64) -> String {
+        String(format: "%.6f", Double(nanos) / 1e9)
     }
 }

@@ -1,58 +1,78 @@
 import Conformance
+import ResultsStore
 
 /// `summary.md`: the run, a summary table, per-requirement counts, and every case that did not
-/// pass with expected and actual output.
+/// pass (up to 500 per implementation) with expected and actual output. Written line by line
+/// as results are read from the store; every text from outside goes through ``Escaping``.
 public enum MarkdownReport {
-    public static func render(_ data: ReportData) -> String {
-        var out: [String] = []
+    /// Cases listed per implementation under "Not passed"; results.json has them all.
+    static let listedProblems = 500
+
+    /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
+    public static func render(_ data: ReportData) throws -> String {
+        try ReportOutput.string { try write(data, to: $0) }
+    }
+
+    public static func write(_ data: ReportData, to out: ReportOutput) throws {
         let run = data.run
-        out.append("# LinkConform run \(run.id)")
-        out.append("")
-        out.append("- status: \(run.status.rawValue)")
-        out.append("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" } ?? ""))
-        out.append("- corpus fingerprint (SHA-256): `\(run.corpusFingerprint)`")
-        out.append("- LinkConform \(run.toolVersion)" + (run.gitCommit.map { ", commit `\($0)`" } ?? ""))
-        out.append("")
-        out.append("Outcomes: `pass`; `fail` = a MUST not met; `nonStrict` = a SHOULD not met; `informational` = the")
-        out.append("source is silent or says MAY (recorded, not judged). \"Null\" counts the passes that an implementation")
-        out.append("which does nothing (always \"not a callback\", \"refused\", \"nothing opened\") would also have earned.")
-        out.append("")
-        out.append("## Summary")
-        out.append("")
+        try out.line("# LinkConform run \(run.id)")
+        try out.line()
+        try out.line("- status: \(run.status.rawValue)")
+        try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" } ?? ""))
+        try out.line("- corpus fingerprint (SHA-256): \(Escaping.markdownCode(run.corpusFingerprint))")
+        try out.line("- LinkConform \(Escaping.markdownInline(run.toolVersion))" + (run.gitCommit.map { ", commit \(Escaping.markdownCode($0))" } ?? ""))
+        try out.line()
+        try out.line("Outcomes: `pass`; `fail` = a MUST not met; `nonStrict` = a SHOULD not met; `informational` = the")
+        try out.line("source is silent or says MAY (recorded, not judged). \"Null\" counts the passes that an implementation")
+        try out.line("which does nothing (always \"not a callback\", \"refused\", \"nothing opened\") would also have earned.")
+        try out.line()
+        try summary(data, to: out)
+        try implementations(data, to: out)
+        try matrix(data, to: out)
+        for impl in data.implementations { try problems(of: impl, data, to: out) }
+    }
+
+    static func summary(_ data: ReportData, to out: ReportOutput) throws {
+        try out.line("## Summary")
+        try out.line()
         let columns = data.visibleColumns
-        out.append("| implementation | suite | cases | " + columns.map(\.rawValue).joined(separator: " | ") + " | null also passes |")
-        out.append("|---|---|---:|" + columns.map { _ in "---:|" }.joined() + "---:|")
+        try out.line("| implementation | suite | cases | " + columns.map(\.rawValue).joined(separator: " | ") + " | null also passes |")
+        try out.line("|---|---|---:|" + columns.map { _ in "---:|" }.joined() + "---:|")
         for row in data.summary {
             let name = data.implementation(row.implementationID).map { "\($0.name) \($0.version)" } ?? "?"
-            out.append("| \(cell(name)) | \(row.suite) | \(row.total) | " + columns.map { String(row.count($0)) }.joined(separator: " | ") + " | \(row.nullAlsoPass) |")
+            try out.line("| \(Escaping.markdownCell(name)) | \(Escaping.markdownCell(row.suite)) | \(row.total) | "
+                         + columns.map { String(row.count($0)) }.joined(separator: " | ") + " | \(row.nullAlsoPass) |")
         }
-        out.append("")
-        out.append("## Implementations")
-        out.append("")
+    }
+
+    static func implementations(_ data: ReportData, to out: ReportOutput) throws {
+        try out.line()
+        try out.line("## Implementations")
+        try out.line()
         for impl in data.implementations {
             let info = impl.info
-            var line = "- **\(cell(info.name))**" + ImplementationTitle.details(info).map { " " + $0 }.joined()
-            if !info.homepage.isEmpty { line += ", \(info.homepage)" }
+            var line = "- **\(Escaping.markdownCell(info.name))**" + ImplementationTitle.details(info, { Escaping.markdownInline($0) }).map { " " + $0 }.joined()
+            if !info.homepage.isEmpty { line += ", \(Escaping.markdownInline(info.homepage))" }
             if impl.status != .ok { line += ": **\(impl.status.rawValue)**" }
-            out.append(line)
+            try out.line(line)
             if let file = impl.expectedFailures {
-                let expected = data.results.filter { $0.implementationID == impl.id && $0.result.outcome == .expectedFail }.count
-                out.append("  - expected failures: \(expected), listed in `\(file)`")
+                try out.line("  - expected failures: \(data.count([.expectedFail], implementation: impl.id)), listed in \(Escaping.markdownCode(file))")
             }
-            for note in impl.notes.prefix(20) { out.append("  - \(inline(note))") }
-            if impl.notes.count > 20 { out.append("  - ... and \(impl.notes.count - 20) more notes") }
+            for note in impl.notes.prefix(20) { try out.line("  - \(Escaping.markdownInline(note, opensBlock: true))") }
+            if impl.notes.count > 20 { try out.line("  - ... and \(impl.notes.count - 20) more notes") }
         }
+    }
 
-        let matrix = data.matrix
-        out.append("")
-        out.append("## Requirements by implementation")
-        out.append("")
-        out.append("Each cell: pass / fail / nonStrict / informational, then `+n` for other outcomes (skipped, errors, expected failures).")
-        out.append("\"null\" is how many of the requirement's cases an implementation that does nothing would pass.")
-        out.append("")
-        out.append("| requirement | level | title | cases | null | " + data.implementations.map { cell($0.info.name) }.joined(separator: " | ") + " |")
-        out.append("|---|---|---|---:|---:|" + data.implementations.map { _ in "---:|" }.joined())
-        for row in matrix {
+    static func matrix(_ data: ReportData, to out: ReportOutput) throws {
+        try out.line()
+        try out.line("## Requirements by implementation")
+        try out.line()
+        try out.line("Each cell: pass / fail / nonStrict / informational, then `+n` for other outcomes (skipped, errors, expected failures).")
+        try out.line("\"null\" is how many of the requirement's cases an implementation that does nothing would pass.")
+        try out.line()
+        try out.line("| requirement | level | title | cases | null | " + data.implementations.map { Escaping.markdownCell($0.info.name) }.joined(separator: " | ") + " |")
+        try out.line("|---|---|---|---:|---:|" + data.implementations.map { _ in "---:|" }.joined())
+        for row in data.matrix {
             let r = row.requirement
             let level = r.level.rawValue + (r.decided ? " (decided)" : "")
             let cells = data.implementations.map { impl -> String in
@@ -61,36 +81,24 @@ public enum MarkdownReport {
                 let other = counts.values.reduce(0, +) - n(.pass) - n(.fail) - n(.nonStrict) - n(.informational)
                 return "\(n(.pass))/\(n(.fail))/\(n(.nonStrict))/\(n(.informational))" + (other > 0 ? " +\(other)" : "")
             }
-            out.append("| \(r.id) | \(level) | \(cell(r.title)) | \(row.cases) | \(row.nullPasses) | " + cells.joined(separator: " | ") + " |")
+            try out.line("| \(Escaping.markdownCell(r.id)) | \(level) | \(Escaping.markdownCell(r.title)) | \(row.cases) | \(row.nullPasses) | "
+                         + cells.joined(separator: " | ") + " |")
         }
-
-        let problems = data.problems
-        for impl in data.implementations {
-            let mine = problems.filter { $0.implementationID == impl.id }
-            out.append("")
-            out.append("## Not passed: \(cell(impl.info.name)) (\(mine.count))")
-            if mine.isEmpty { out.append(""); out.append("None.") }
-            for stored in mine.prefix(500) {
-                let r = stored.result
-                out.append("")
-                out.append("- **\(r.outcome.rawValue)** `\(r.caseID)` (\(r.requirement) \(r.level.rawValue))" + (r.message.map { ": \(inline($0))" } ?? ""))
-                out.append("  - expected: `\(inline(r.expected.serialized()))`")
-                if let actual = r.actual { out.append("  - actual: `\(inline(actual.serialized()))`") }
-            }
-            if mine.count > 500 { out.append(""); out.append("... and \(mine.count - 500) more in results.json.") }
-        }
-        return out.joined(separator: "\n") + "\n"
     }
 
-    /// Text safe inside a table cell.
-    static func cell(_ s: String) -> String {
-        inline(s).replacingOccurrences(of: "|", with: "\\|")
-    }
-
-    /// Text on one line, without backticks that would end a code span, and bounded in length.
-    static func inline(_ s: String) -> String {
-        var t = s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "`", with: "'")
-        if t.count > 600 { t = String(t.prefix(597)) + "..." }
-        return t
+    static func problems(of impl: StoredImplementation, _ data: ReportData, to out: ReportOutput) throws {
+        let count = data.count(ReportData.problemOutcomes, implementation: impl.id)
+        try out.line()
+        try out.line("## Not passed: \(Escaping.markdownCell(impl.info.name)) (\(count))")
+        if count == 0 { try out.line(); try out.line("None.") }
+        try data.forEachProblem(implementation: impl.id, limit: listedProblems) { stored in
+            let r = stored.result
+            try out.line()
+            try out.line("- **\(r.outcome.rawValue)** \(Escaping.markdownCode(r.caseID)) (\(Escaping.markdownInline(r.requirement)) \(r.level.rawValue))"
+                         + (r.message.map { ": \(Escaping.markdownInline($0))" } ?? ""))
+            try out.line("  - expected: \(Escaping.markdownJSON(r.expected.serialized()))")
+            if let actual = r.actual { try out.line("  - actual: \(Escaping.markdownJSON(actual.serialized()))") }
+        }
+        if count > listedProblems { try out.line(); try out.line("... and \(count - listedProblems) more in results.json.") }
     }
 }

@@ -1,20 +1,31 @@
 import Conformance
 import ResultsStore
 
-/// Everything a report shows about one run, read from the results store.
+/// What a report shows about one run: the small parts read from the store at once (the run,
+/// its implementations and requirements, outcome counts per implementation and suite, the
+/// requirement matrix, case durations), and the results themselves read one at a time from
+/// the store when a report reaches them (``forEachResult(implementation:suite:_:)``), so that
+/// memory does not grow with the run.
 public struct ReportData: Sendable {
+    public let store: ResultsStore
     public let run: RunRecord
     public let implementations: [StoredImplementation]
     public let requirements: [StoredRequirement]
-    public let results: [StoredResult]
     public let summary: [SummaryRow]
+    /// Requirements (rows) by implementations (columns), in registry order; requirements no
+    /// case judged are left out.
+    public let matrix: [MatrixRow]
+    /// Summed case durations in nanoseconds, per implementation id and suite.
+    let durations: [Int64: [String: Int64]]
 
-    /// Reads a run from the store; nil when there is no such run.
+    /// Reads a run's counts from the store; nil when there is no such run.
     public static func load(from store: ResultsStore, run id: Int64) throws -> ReportData? {
         guard let run = try store.run(id) else { return nil }
-        return ReportData(run: run, implementations: try store.implementations(run: id),
-                          requirements: try store.requirements(run: id), results: try store.results(run: id),
-                          summary: try store.summary(run: id))
+        let requirements = try store.requirements(run: id)
+        return ReportData(store: store, run: run, implementations: try store.implementations(run: id), requirements: requirements,
+                          summary: try store.summary(run: id),
+                          matrix: matrix(requirements, try store.requirementTallies(run: id)),
+                          durations: try store.caseDurations(run: id))
     }
 
     public func implementation(_ id: Int64) -> ImplementationInfo? {
@@ -39,9 +50,26 @@ public struct ReportData: Sendable {
         summary.contains { row in row.counts.contains { $0.key.isFailure(strict: strict) && $0.value > 0 } }
     }
 
+    /// How many results the run holds.
+    public var resultCount: Int {
+        summary.reduce(0) { $0 + $1.total }
+    }
+
+    /// How many results have one of `outcomes`, of one implementation or of all.
+    public func count(_ outcomes: Set<Outcome>, implementation: Int64? = nil) -> Int {
+        summary.filter { implementation == nil || $0.implementationID == implementation }
+            .reduce(0) { total, row in total + outcomes.reduce(0) { $0 + row.count($1) } }
+    }
+
+    /// Summed wall time of the cases of one implementation and suite (or of the whole run), in nanoseconds.
+    public func caseNanos(implementation: Int64? = nil, suite: String? = nil) -> Int64 {
+        durations.filter { implementation == nil || $0.key == implementation }.values
+            .reduce(Int64(0)) { total, bySuite in total + bySuite.filter { suite == nil || $0.key == suite }.values.reduce(0, +) }
+    }
+
     /// Total wall time of the cases, in seconds.
     public var caseSeconds: Double {
-        Double(results.reduce(Int64(0)) { $0 + $1.result.durationNanos }) / 1e9
+        Double(caseNanos()) / 1e9
     }
 
     /// One row of the cross-implementation matrix: a requirement, and per implementation the
@@ -56,29 +84,29 @@ public struct ReportData: Sendable {
         public let cells: [Int64: [Outcome: Int]]
     }
 
-    /// Requirements (rows) by implementations (columns), in registry order; requirements no case
-    /// judged are left out.
-    public var matrix: [MatrixRow] {
-        var cells: [String: [Int64: [Outcome: Int]]] = [:]
-        var cases: [String: Set<String>] = [:]
-        var nullCases: [String: Set<String>] = [:]
-        for stored in results {
-            let r = stored.result
-            let key = r.suite + "|" + r.requirement
-            cells[key, default: [:]][stored.implementationID, default: [:]][r.outcome, default: 0] += 1
-            cases[key, default: []].insert(r.caseID)
-            if r.nullWouldPass { nullCases[key, default: []].insert(r.caseID) }
-        }
+    /// The matrix's rows: the requirements in registry order, each with its tally.
+    static func matrix(_ requirements: [StoredRequirement], _ tallies: [ResultsStore.RequirementTally]) -> [MatrixRow] {
+        var bySuite: [String: [String: ResultsStore.RequirementTally]] = [:]
+        for tally in tallies { bySuite[tally.suite, default: [:]][tally.requirement] = tally }
         return requirements.compactMap { requirement in
-            let key = requirement.suite + "|" + requirement.id
-            guard let row = cells[key] else { return nil }
-            return MatrixRow(requirement: requirement, cases: cases[key]?.count ?? 0,
-                             nullPasses: nullCases[key]?.count ?? 0, cells: row)
+            guard let tally = bySuite[requirement.suite]?[requirement.id] else { return nil }
+            return MatrixRow(requirement: requirement, cases: tally.cases, nullPasses: tally.nullPasses, cells: tally.counts)
         }
     }
 
-    /// Results that are not passes, informational records, skips or expected failures.
-    public var problems: [StoredResult] {
-        results.filter { ![.pass, .informational, .skipped, .expectedFail].contains($0.result.outcome) }
+    /// Outcomes that are problems: not passes, informational records, skips or expected failures.
+    public static let problemOutcomes = Set(Outcome.allCases).subtracting([.pass, .informational, .skipped, .expectedFail])
+
+    /// Calls `body` with each result, in insertion order, read from the store one at a time;
+    /// only one implementation's or one suite's when given.
+    public func forEachResult(implementation: Int64? = nil, suite: String? = nil,
+                              _ body: (StoredResult) throws -> Void) throws {
+        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, suite: suite), body)
+    }
+
+    /// Calls `body` with each problem (see ``problemOutcomes``), in insertion order, at most `limit` of them.
+    public func forEachProblem(implementation: Int64? = nil, limit: Int? = nil, _ body: (StoredResult) throws -> Void) throws {
+        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, outcomes: Self.problemOutcomes,
+                                                                       limit: limit), body)
     }
 }

@@ -13,22 +13,43 @@ public enum ReportWriter {
             case .junit: "junit.xml"
             }
         }
+
+        /// Writes this format's report of `data` into `out`.
+        public func write(_ data: ReportData, to out: ReportOutput) throws {
+            switch self {
+            case .markdown: try MarkdownReport.write(data, to: out)
+            case .json: try JSONReport.write(data, to: out)
+            case .junit: try JUnitReport.write(data, to: out)
+            }
+            try out.flush()
+        }
     }
 
-    /// Writes the given formats; returns the paths written.
+    /// Writes the given formats; returns the paths written. Each report streams into a temporary
+    /// file beside its final name, renamed over it once complete: a reader never sees half a
+    /// report, and a failed write leaves the previous one in place.
     @discardableResult
     public static func write(_ data: ReportData, formats: [Format] = Format.allCases, to directory: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
         for format in formats {
-            let text: String
-            switch format {
-            case .markdown: text = MarkdownReport.render(data)
-            case .json: text = JSONReport.render(data).serialized(pretty: true) + "\n"
-            case .junit: text = JUnitReport.render(data)
-            }
             let path = (directory as NSString).appendingPathComponent(format.fileName)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            let partial = (directory as NSString).appendingPathComponent(".\(format.fileName).\(getpid()).partial")
+            guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial])
+            }
+            do {
+                defer { try? handle.close() }
+                try format.write(data, to: ReportOutput(handle: handle))
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw error
+            }
+            guard rename(partial, path) == 0 else {
+                let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                try? FileManager.default.removeItem(atPath: partial)
+                throw error
+            }
             written.append(path)
         }
         return written

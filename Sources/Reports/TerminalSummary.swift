@@ -1,11 +1,13 @@
 import Conformance
 
-/// The few lines a person (or a CI log) reads after a run.
+/// The few lines a person (or a CI log) reads after a run. Each line goes through
+/// ``Escaping/terminalLines(_:)``: a name, note or message that carries a line break, an
+/// escape sequence or a bidi control is shown escaped, on its own line.
 public enum TerminalSummary {
-    public static func render(_ data: ReportData, maxProblems: Int = 20) -> String {
+    public static func render(_ data: ReportData, maxProblems: Int = 20) throws -> String {
         var lines: [String] = []
         let run = data.run
-        lines.append("run \(run.id) \(run.status.rawValue), corpus \(run.corpusFingerprint.prefix(12)), \(data.results.count) results")
+        lines.append("run \(run.id) \(run.status.rawValue), corpus \(run.corpusFingerprint.prefix(12)), \(data.resultCount) results")
         for impl in data.implementations {
             lines.append(ImplementationTitle.plain(impl.info) + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
             for note in impl.notes.suffix(3) { lines.append("  note: \(note)") }
@@ -16,17 +18,17 @@ public enum TerminalSummary {
                 lines.append(line + "  (null implementation would also pass \(row.nullAlsoPass) of \(row.count(.pass)))")
             }
         }
-        let problems = data.problems
-        if !problems.isEmpty {
+        let problems = data.count(ReportData.problemOutcomes)
+        if problems > 0 {
             lines.append("")
-            lines.append("not passed (\(problems.count)):")
-            for stored in problems.prefix(maxProblems) {
+            lines.append("not passed (\(problems)):")
+            try data.forEachProblem(limit: maxProblems) { stored in
                 let r = stored.result
                 let who = data.implementation(stored.implementationID)?.name ?? "?"
                 lines.append("  \(r.outcome.rawValue)  \(who)  \(r.caseID)  [\(r.requirement) \(r.level.rawValue)]  \(r.message ?? "")")
             }
-            if problems.count > maxProblems { lines.append("  ... and \(problems.count - maxProblems) more (see the reports)") }
+            if problems > maxProblems { lines.append("  ... and \(problems - maxProblems) more (see the reports)") }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return Escaping.terminalLines(lines) + "\n"
     }
 }

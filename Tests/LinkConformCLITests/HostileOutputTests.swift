@@ -1,0 +1,61 @@
+import Foundation
+import LinkJSON
+import Testing
+
+/// What reaches a terminal from outside is shown, never obeyed: `check` shows decoded control
+/// and bidi characters as escapes (its JSON keeps them exact), and `run` prints a hostile
+/// adapter's name, notes and errors the same way.
+struct HostileOutputTests {
+    static let fixtures = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures").path
+    /// A ULC whose success callback retitles the terminal and whose error callback turns it red,
+    /// once decoded; the action's path carries a bidi override, decoded too.
+    static let link = "https://app.example.com/l%E2%80%AEogout?ulc-success=https%3A%2F%2Fs.example%2F%1b]0;title%07"
+        + "&ulc-error=https%3A%2F%2Fs.example%2F%1b[31m"
+
+    /// Raw control characters (but the line feed), DEL, C1 controls and bidi controls.
+    static func raw(_ text: String) -> [UInt32] {
+        text.unicodeScalars.map(\.value).filter { v in
+            v != 0x0A && (v < 0x20 || (0x7F...0x9F).contains(v) || [0x061C, 0x200E, 0x200F].contains(v)
+                          || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v))
+        }
+    }
+
+    @Test func checkShowsDecodedControlsEscaped() async throws {
+        let result = try await CLI.run(["check", Self.link])
+        #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })\n\(result.output)")
+        #expect(result.stdout.contains("https://s.example/\\x1b]0;title\\x07"), "\(result.stdout)")
+        #expect(result.stdout.contains("https://s.example/\\x1b[31m"))
+    }
+
+    @Test func checkJSONKeepsTheExactCharacters() async throws {
+        let result = try await CLI.run(["check", "--json", Self.link])
+        let json = try JSONParser.parse(result.stdout)
+        let fields = json["protocols"]?.arrayValue?.first?["fields"]?.arrayValue ?? []
+        let decoded = fields.compactMap { $0["decoded"]?.stringValue }
+        #expect(decoded.contains("https://s.example/\u{1B}]0;title\u{07}"), "\(decoded)")
+        #expect(decoded.contains("https://s.example/\u{1B}[31m"))
+    }
+
+    @Test func checkShowsRawControlsOfTheLinkItself() async throws {
+        let result = try await CLI.run(["check", "https://a.example/\u{1B}[2J\u{202E}x?y=\u{9B}1m"])
+        #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })")
+        #expect(result.stdout.contains("https://a.example/\\x1b[2J\\u{202E}x?y=\\u{9B}1m"), "\(result.stdout)")
+    }
+
+    @Test func runPrintsAHostileAdapterEscaped() async throws {
+        let dir = CLI.temporaryDirectory()
+        let adapter = "python3 \(Self.fixtures)/hostile_adapter.py"
+        let result = try await CLI.run(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
+                                        "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                                        "--adapter", adapter, "--adapter", adapter + " exit"])
+        #expect(result.status == 2, "one adapter never starts: \(result.output)")
+        #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })")
+        #expect(result.stdout.contains("hostile\\n# Heading 2.1.0\\r\\n (\\x1b[31mPython\\u{202E})"), "\(result.stdout)")
+        #expect(result.stderr.contains("\\x1b]0;pwned\\x07\\x1b[31mred"), "\(result.stderr)")
+        let summary = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+        #expect(Self.raw(summary).isEmpty)
+        #expect(!summary.contains("<script"))
+        let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))
+        #expect(json["implementations"]?.arrayValue?.first?["version"]?.stringValue == "2.1.0\r\n")
+    }
+}
