@@ -37,25 +37,25 @@ extension ResultsStore {
     public func forEachResult(run: Int64, _ filter: ResultFilter = ResultFilter(),
                               _ body: (StoredResult) throws -> Void) throws {
         var conditions = ["runId = ?"]
-        var arguments: StatementArguments = [run]
+        var arguments: [SQLArgument] = [.integer(run)]
         if let implementation = filter.implementation {
             conditions.append("implementationId = ?")
-            arguments += [implementation]
+            arguments.append(.integer(implementation))
         }
         if let suite = filter.suite {
             conditions.append("suite = ?")
-            arguments += [suite]
+            arguments.append(.text(suite))
         }
         if let outcomes = filter.outcomes {
             // Sorted, so that the same filter is always the same statement.
             let sorted = outcomes.map(\.rawValue).sorted()
             conditions.append("outcome IN (" + sorted.map { _ in "?" }.joined(separator: ", ") + ")")
-            arguments += StatementArguments(sorted)
+            arguments += sorted.map { .text($0) }
         }
         var selected = "SELECT id FROM caseResult WHERE " + conditions.joined(separator: " AND ")
         if let limit = filter.limit {
             selected += " ORDER BY id LIMIT ?"
-            arguments += [max(0, limit)]
+            arguments.append(.int(max(0, limit)))
         }
         // The ids are chosen (and, for a limit, sorted) first, then each row is read by its id in
         // id order: SQLite walks the sorted id list, so nothing but ids is ever sorted. Sorting
@@ -68,28 +68,23 @@ extension ResultsStore {
             WHERE c.id IN (\(selected)) ORDER BY c.id
             """
         try pool.read { db in
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() {
-                try body(try Self.storedResult(row))
-            }
+            try db.exactEach(sql, arguments) { row in try body(Self.storedResult(row)) }
         }
     }
 
-    /// A result from a row of the cursor above. Its free texts are read as the exact bytes
-    /// stored (GRDB's `String` reading stops at a NUL, which an adapter's message may carry).
-    /// An output or expectation that is not JSON (written by hand or by another tool) reads as
-    /// absent or null; a level or outcome this version does not know reads as INFO or
-    /// `errored`, as everywhere else in the store.
-    static func storedResult(_ row: Row) throws -> StoredResult {
-        let expected = try row.exactText("expected") ?? ""
-        let actual = try row.exactText("actualText")
-        let result = CaseResult(
-            suite: row["suite"], caseID: row["caseId"], operation: row["operation"], requirement: row["requirementId"],
-            level: RequirementLevel(rawValue: row["level"]) ?? .info, outcome: Outcome(rawValue: row["outcome"]) ?? .errored,
-            nullWouldPass: row["nullWouldPass"], actual: actual.flatMap { try? JSONParser.parse($0) },
+    /// A result from a row of the query above, every text read whole (NULs included). An output
+    /// or expectation that is not JSON (written by hand or by another tool) reads as absent or
+    /// null; a level or outcome this version does not know reads as INFO or `errored`, as
+    /// everywhere else in the store.
+    static func storedResult(_ row: ExactRow) -> StoredResult {
+        let expected = row.text("expected")
+        return StoredResult(implementationID: row.int64("implementationId"), result: CaseResult(
+            suite: row.text("suite"), caseID: row.text("caseId"), operation: row.text("operation"),
+            requirement: row.text("requirementId"), level: row.value("level", or: .info),
+            outcome: row.value("outcome", or: .errored), nullWouldPass: row.bool("nullWouldPass"),
+            actual: row.optionalText("actualText").flatMap { try? JSONParser.parse($0) },
             expected: (try? JSONParser.parse(expected)) ?? .null, encodedExpected: expected,
-            message: try row.exactText("message"), durationNanos: row["durationNanos"])
-        return StoredResult(implementationID: row["implementationId"], result: result)
+            message: row.optionalText("message"), durationNanos: row.int64("durationNanos")))
     }
 
     /// What a run's results say about one requirement.
@@ -109,22 +104,20 @@ extension ResultsStore {
     public func requirementTallies(run: Int64) throws -> [RequirementTally] {
         try pool.read { db in
             var counts: [String: [String: [Int64: [Outcome: Int]]]] = [:]
-            let outcomeRows = try Row.fetchCursor(db, sql: """
+            try db.exactEach("""
                 SELECT suite, requirementId, implementationId, outcome, COUNT(*) AS n FROM caseResult
                 WHERE runId = ? GROUP BY suite, requirementId, implementationId, outcome
-                """, arguments: [run])
-            while let row = try outcomeRows.next() {
-                let outcome = Outcome(rawValue: row["outcome"]) ?? .errored
-                counts[row["suite"], default: [:]][row["requirementId"], default: [:]][row["implementationId"], default: [:]][outcome, default: 0]
-                    += row["n"] as Int
+                """, [.integer(run)]) { row in
+                counts[row.text("suite"), default: [:]][row.text("requirementId"), default: [:]][row.int64("implementationId"), default: [:]][
+                    row.value("outcome", or: Outcome.errored), default: 0] += row.int("n")
             }
-            return try Row.fetchAll(db, sql: """
+            return try db.exactRows("""
                 SELECT suite, requirementId, COUNT(DISTINCT caseId) AS cases,
                        COUNT(DISTINCT CASE WHEN nullWouldPass THEN caseId END) AS nullCases
                 FROM caseResult WHERE runId = ? GROUP BY suite, requirementId
-                """, arguments: [run]).map { row in
-                let suite: String = row["suite"], requirement: String = row["requirementId"]
-                return RequirementTally(suite: suite, requirement: requirement, cases: row["cases"], nullPasses: row["nullCases"],
+                """, [.integer(run)]) { row in
+                let suite = row.text("suite"), requirement = row.text("requirementId")
+                return RequirementTally(suite: suite, requirement: requirement, cases: row.int("cases"), nullPasses: row.int("nullCases"),
                                         counts: counts[suite]?[requirement] ?? [:])
             }
         }
@@ -134,22 +127,13 @@ extension ResultsStore {
     public func caseDurations(run: Int64) throws -> [Int64: [String: Int64]] {
         try pool.read { db in
             var durations: [Int64: [String: Int64]] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
+            try db.exactEach("""
                 SELECT implementationId, suite, SUM(durationNanos) AS nanos FROM caseResult
                 WHERE runId = ? GROUP BY implementationId, suite
-                """, arguments: [run])
-            while let row = try rows.next() {
-                durations[row["implementationId"], default: [:]][row["suite"]] = row["nanos"]
+                """, [.integer(run)]) { row in
+                durations[row.int64("implementationId"), default: [:]][row.text("suite")] = row.int64("nanos")
             }
             return durations
         }
-    }
-}
-
-extension Row {
-    /// A text column's exact UTF-8 text, NULs included; nil for NULL. (Reading a `String`
-    /// through GRDB stops at the first NUL.) For rows of a cursor, whose bytes are read in place.
-    func exactText(_ column: String) throws -> String? {
-        try withUnsafeData(named: column) { data in data.map { String(decoding: $0, as: UTF8.self) } }
     }
 }

@@ -202,25 +202,12 @@ public final class ResultsStore: Sendable {
         }
     }
 
-    /// Every result of a run, in insertion order.
+    /// Every result of a run, in insertion order, in memory (reports stream them with
+    /// ``forEachResult(run:_:_:)`` instead).
     public func results(run: Int64) throws -> [StoredResult] {
-        try pool.read { db in
-            // A large output lives in outputText, named by the row's actualRef.
-            try db.exactRows("""
-                SELECT c.*, COALESCE(c.actual, o.text) AS actualText FROM caseResult c
-                LEFT JOIN outputText o ON o.sha256 = c.actualRef
-                WHERE c.runId = ? ORDER BY c.id
-                """, [.integer(run)]) { row in
-                let expectedText = row.text("expected")
-                return StoredResult(implementationID: row.int64("implementationId"), result: CaseResult(
-                    suite: row.text("suite"), caseID: row.text("caseId"), operation: row.text("operation"),
-                    requirement: row.text("requirementId"), level: row.value("level", or: .info),
-                    outcome: row.value("outcome", or: .errored), nullWouldPass: row.bool("nullWouldPass"),
-                    actual: row.optionalText("actualText").flatMap { try? JSONParser.parse($0) },
-                    expected: (try? JSONParser.parse(expectedText)) ?? .null, encodedExpected: expectedText,
-                    message: row.optionalText("message"), durationNanos: row.int64("durationNanos")))
-            }
-        }
+        var all: [StoredResult] = []
+        try forEachResult(run: run) { all.append($0) }
+        return all
     }
 
     /// Outcome counts per implementation and suite, and the null-implementation passes.

@@ -123,6 +123,14 @@ extension Database {
     /// Runs a query with its arguments bound whole and turns each row into a value with `read`,
     /// texts read whole.
     func exactRows<T>(_ sql: String, _ arguments: [SQLArgument], _ read: (ExactRow) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try exactEach(sql, arguments) { values.append(try read($0)) }
+        return values
+    }
+
+    /// Runs a query with its arguments bound whole and hands each row to `body` as it is
+    /// stepped to, keeping none: what streams a run's results.
+    func exactEach(_ sql: String, _ arguments: [SQLArgument], _ body: (ExactRow) throws -> Void) throws {
         let s = try cachedStatement(sql: sql).sqliteStatement
         defer {
             sqlite3_reset(s)
@@ -133,12 +141,11 @@ extension Database {
         var columns: [String: Int32] = [:]
         for i in 0..<sqlite3_column_count(s) { columns[String(cString: sqlite3_column_name(s, i))] = i }
         let row = ExactRow(statement: s, columns: columns)
-        var values: [T] = []
         while true {
             let code = sqlite3_step(s)
-            if code == SQLITE_DONE { return values }
+            if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: lastErrorMessage, sql: sql) }
-            values.append(try read(row))
+            try body(row)
         }
     }
 }

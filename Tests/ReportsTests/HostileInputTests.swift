@@ -11,12 +11,12 @@ import Testing
 /// One hostile implementation rendered in every format: its name starts a Markdown heading,
 /// its version ends in CR LF, its language recolours a terminal and ends in a bidi override, its
 /// homepage starts a heading and carries a script tag, and its notes, messages and outputs carry
-/// all of that, a NUL and BEL. (The store reads an implementation's own fields only up to a NUL:
-/// GRDB reads text as C strings, so the NUL travels where the reports read exact bytes.)
+/// all of that, a NUL and BEL. The store keeps every text whole, so the NUL in the homepage
+/// reaches the reports too.
 struct HostileInputTests {
     static let hostile = "x\n# Injected heading\r\n\u{1B}]0;pwned\u{07}\u{1B}[31mred\u{0} \u{202E}evil <script>alert(1)</script> | pipe `tick`"
     static let info = ImplementationInfo(name: "hostile\n# Heading", version: "2.1.0\r\n", language: "\u{1B}[31mPython\u{202E}",
-                                         homepage: "https://h.example/\n# Homepage <script>alert(1)</script>")
+                                         homepage: "https://h.example/\u{0}\n# Homepage <script>alert(1)</script>")
 
     static func storedRun() throws -> (ResultsStore, Int64) {
         let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-hostile-\(UUID().uuidString)/r.sqlite")
@@ -24,8 +24,10 @@ struct HostileInputTests {
         let plain = try store.register(ImplementationInfo(name: "plain", version: "1", language: "Swift", homepage: ""), run: run)
         let impl = try store.register(info, run: run)
         try store.pool.write { db in
-            try RequirementRow(runId: run, suite: "ulc", requirementId: "ULC-6", level: .must, title: "A <b>title</b> | with a pipe",
-                               decided: false).insert(db)
+            try db.exactExecute("""
+                INSERT INTO runRequirement (runId, suite, requirementId, level, title, decided) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.integer(run), .text("ulc"), .text("ULC-6"), .raw(RequirementLevel.must), .text("A <b>title</b> | with a pipe"),
+                      .bool(false)])
         }
         func r(_ id: String, _ outcome: Outcome) -> CaseResult {
             CaseResult(suite: "ulc", caseID: id, operation: "ulc.parse", requirement: "ULC-6", level: .must, outcome: outcome,
