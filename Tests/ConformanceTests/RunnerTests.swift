@@ -11,7 +11,7 @@ struct RunnerTests {
     static let null = SwiftImplementation(
         info: ImplementationInfo(name: "null", version: "0", language: "none", homepage: ""),
         handlers: Dictionary(uniqueKeysWithValues: SuiteRegistry.all.flatMap(\.operations).map { op in
-            (op.name, { @Sendable (input: JSONValue) async throws -> JSONValue in op.nullOutput(input) })
+            (op.name, { @Sendable (input: JSONValue) async throws -> JSONValue in try op.nullOutput(input) })
         }))
 
     struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }

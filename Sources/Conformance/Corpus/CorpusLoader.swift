@@ -175,6 +175,9 @@ struct CorpusLoader {
             ok = false
         }
         let id = item["id"]?.stringValue ?? ""
+        func failInput(_ problem: JSONFieldError, _ operation: OperationDefinition) {
+            fail(problem.pointer, "\(problem.problem) (case '\(id)', \(operation.name) input)")
+        }
         if !CorpusLint.isValidCaseID(id, suite: definition.name) {
             fail("/id", "case ids look like '\(definition.name)/<topic>/<name>' in lower-case letters, digits, '-' and '.'")
         }
@@ -201,14 +204,22 @@ struct CorpusLoader {
         }
         let expect = item["expect"] ?? .null
         if let operation {
-            for p in operation.input.problems(in: input, at: pointer + "/input") {
-                fail(String(p.pointer.dropFirst(pointer.count)), p.message)
-            }
+            // The input is read as the operation's handlers read it; the first problem names the
+            // field and the case, which is then not run.
+            if let problem = operation.checkInput(input) { failInput(problem, operation) }
             for p in operation.expect.problems(in: expect, at: pointer + "/expect") {
                 fail(String(p.pointer.dropFirst(pointer.count)), p.message)
             }
         }
-        guard ok else { return nil }
+        // An unknown operation has already failed the case.
+        guard ok, let operation else { return nil }
+        let nullOutput: JSONValue
+        do {
+            nullOutput = try operation.nullOutput(input)
+        } catch {
+            failInput(error, operation)
+            return nil
+        }
         let line = doc.locations.location(of: pointer)?.line ?? 1
         return ConformanceCase(
             id: id, suite: definition.name, title: item["title"]?.stringValue ?? "", operation: operationName,
@@ -216,7 +227,7 @@ struct CorpusLoader {
             polarity: ConformanceCase.Polarity(rawValue: item["polarity"]?.stringValue ?? "") ?? .conforming,
             provenance: provenance, provenanceSource: source, input: input, expect: expect,
             note: item["note"]?.stringValue,
-            nullPasses: operation.map { $0.compare(expect, $0.nullOutput(input), input).isEmpty } ?? false,
+            nullPasses: operation.compare(expect, nullOutput, input).isEmpty,
             level: registry[requirementID]?.level ?? .info, definition: operation,
             file: file, line: line)
     }
