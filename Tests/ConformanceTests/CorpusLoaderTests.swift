@@ -9,7 +9,10 @@ struct CorpusLoaderTests {
         #expect(corpus.errors.isEmpty, "\(corpus.errors)")
         let ulc = try #require(corpus.suites.first { $0.name == "ulc" })
         #expect(ulc.cases.count >= 150)
+        #expect(corpus.suites.map(\.name) == SuiteRegistry.all.map(\.name))
+        for suite in corpus.suites { #expect(suite.cases.count >= 50, "\(suite.name) has its cases") }
         let stats = CorpusStats(corpus).suites[0]
+        #expect(stats.judged > 0, "coverage of no judged requirement would pass vacuously")
         #expect(stats.fullyCovered == stats.judged)
         #expect(corpus.fingerprint.count == 64)
     }
@@ -62,6 +65,7 @@ struct CorpusLoaderTests {
         #expect(find("cases[1].title")?.message == "missing required field 'title'")
         #expect(find("cases[1].polarity")?.line == 18)
         // A case that fails its shape is not checked further, so the rest is reported once it is fixed.
+        #expect(!issues.isEmpty)
         #expect(issues.allSatisfy { $0.description.contains("bad.json:") })
     }
 

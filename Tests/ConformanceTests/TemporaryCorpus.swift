@@ -17,11 +17,11 @@ final class TemporaryCorpus {
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
-    /// The real registry of the ULC suite, copied from the repository.
-    func copyRealRegistry() {
+    /// The real registry of a suite (the ULC suite unless named), copied from the repository.
+    func copyRealRegistry(suite: String = "ulc") {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = (try? String(contentsOf: here.appendingPathComponent("Corpus/ulc/requirements.json"), encoding: .utf8)) ?? ""
-        write("ulc/requirements.json", text)
+        let text = (try? String(contentsOf: here.appendingPathComponent("Corpus/\(suite)/requirements.json"), encoding: .utf8)) ?? ""
+        write("\(suite)/requirements.json", text)
     }
 
     /// The repository's own corpus folder.

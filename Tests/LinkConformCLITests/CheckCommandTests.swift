@@ -101,7 +101,9 @@ struct CheckCommandTests {
             #expect((rendering.exitCode == 0) == (valid == true), "\(id): exit \(rendering.exitCode), JSON valid \(String(describing: valid))")
             #expect(human.hasSuffix("verdict: " + (json["verdict"]?.stringValue ?? "?")), "\(id): human verdict line")
             var anyValid = false, anyRecognized = false
-            for p in json["protocols"]?.arrayValue ?? [] {
+            // A link no suite recognizes lists none: the list must be there, not read as empty.
+            let protocols = try #require(json["protocols"]?.arrayValue, "\(id): protocols listed")
+            for p in protocols {
                 let suite = p["suite"]?.stringValue ?? "?"
                 #expect(human.contains("\(suite): \(p["verdict"]?.stringValue ?? "?")\n"), "\(id): \(suite) verdict line")
                 let violations = p["violations"]?.arrayValue ?? []

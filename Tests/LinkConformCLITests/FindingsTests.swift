@@ -37,6 +37,7 @@ struct FindingsTests {
     /// Frames of every fuzz target's modules identify a finding; frames of other code (the
     /// standard library, a module whose name merely contains one of ours) do not.
     @Test func framesOfEveryFuzzedModuleSignAFinding() {
+        #expect(!FuzzTargetTable.modules.isEmpty)
         for module in FuzzTargetTable.modules {
             let symbol = "$s\(module.utf8.count)\(module)4TypeV5checkyyF"
             let log = "==1==ERROR: AddressSanitizer: SEGV\n    #0 0x1 in $sSa9subscriptyxSicig\n    #1 0x2 in \(symbol) x.swift:1"

@@ -85,10 +85,12 @@ struct RecompositionTests {
 
     @Test func byteDiagnosticsPointAtTheByteTheyNameInsideTheirComponent() throws {
         var rng = SeededGenerator(seed: 0xD1A6)
+        var checked = 0
         for _ in 0..<5_000 {
             let bytes = rng.bytes(from: Self.alphabet, maxLength: 40)
             let url = LinkURL(parsing: bytes)
             for d in url.diagnostics {
+                checked += 1
                 let byte = bytes[d.offset]
                 switch d.code {
                 case .space: #expect(byte == 0x20, "input \(bytes)")
@@ -104,6 +106,7 @@ struct RecompositionTests {
                 #expect(range.contains(d.offset), "input \(bytes)")
             }
         }
+        #expect(checked >= 1_000, "the inputs produce diagnostics to check")
     }
 }
 

@@ -183,6 +183,9 @@ struct CorpusLoader {
             ok = false
         }
         let id = item["id"]?.stringValue ?? ""
+        func failInput(_ problem: JSONFieldError, _ operation: OperationDefinition) {
+            fail(problem.pointer, "\(problem.problem) (case '\(id)', \(operation.name) input)")
+        }
         if !CorpusLint.isValidCaseID(id, suite: definition.name) {
             fail("/id", "case ids look like '\(definition.name)/<topic>/<name>' in lower-case letters, digits, '-' and '.'")
         }
@@ -211,16 +214,23 @@ struct CorpusLoader {
         }
         let expect = item["expect"] ?? .null
         if let operation {
-            // An input whose generator failed still holds the generator: checking its shape
-            // would only repeat the generator's error in other words.
-            for p in expanded ? operation.input.problems(in: input, at: pointer + "/input") : [] {
-                fail(String(p.pointer.dropFirst(pointer.count)), p.message)
-            }
+            // The input is read as the operation's handlers read it; the first problem names the
+            // field and the case, which is then not run. An input whose generator failed still
+            // holds the generator: reading it would only repeat the generator's error.
+            if expanded, let problem = operation.checkInput(input) { failInput(problem, operation) }
             for p in operation.expect.problems(in: expect, at: pointer + "/expect") {
                 fail(String(p.pointer.dropFirst(pointer.count)), p.message)
             }
         }
-        guard ok else { return nil }
+        // An unknown operation has already failed the case.
+        guard ok, let operation else { return nil }
+        let nullOutput: JSONValue
+        do {
+            nullOutput = try operation.nullOutput(input)
+        } catch {
+            failInput(error, operation)
+            return nil
+        }
         let line = doc.locations.location(of: pointer)?.line ?? 1
         return ConformanceCase(
             id: id, suite: definition.name, title: item["title"]?.stringValue ?? "", operation: operationName,
@@ -228,7 +238,7 @@ struct CorpusLoader {
             polarity: ConformanceCase.Polarity(rawValue: item["polarity"]?.stringValue ?? "") ?? .conforming,
             provenance: provenance, provenanceSource: source, input: input, expect: expect,
             note: item["note"]?.stringValue,
-            nullPasses: operation.map { $0.compare(expect, $0.nullOutput(input), input).isEmpty } ?? false,
+            nullPasses: operation.compare(expect, nullOutput, input).isEmpty,
             level: registry[requirementID]?.level ?? .info, definition: operation,
             file: file, line: line)
     }

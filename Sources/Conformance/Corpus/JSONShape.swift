@@ -57,7 +57,7 @@ public indirect enum JSONShape: Sendable {
 
     private func check(_ value: JSONValue, _ pointer: String, _ found: inout [Problem]) {
         func fail(_ message: String? = nil) {
-            found.append(Problem(pointer: pointer, message: message ?? "expected \(expectation), found \(describe(value))"))
+            found.append(Problem(pointer: pointer, message: message ?? "expected \(expectation), found \(value.briefDescription)"))
         }
         switch self {
         case .any: return
@@ -109,22 +109,5 @@ public indirect enum JSONShape: Sendable {
         default: false
         }
     }
-
-    private func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let s): "the string \"\(s.count > 40 ? String(s.prefix(37)) + "..." : s)\""
-        case .number(let d): "the number \(d.formattedCompactly)"
-        case .bool(let b): "\(b)"
-        case .null: "null"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
 }
 
-extension Double {
-    /// `3` rather than `3.0`; other values as Swift prints them.
-    public var formattedCompactly: String {
-        rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self)
-    }
-}

@@ -54,6 +54,8 @@ public enum Outcome: String, Sendable, Hashable, CaseIterable, Codable {
         case .protocolError: return .protocolError
         case .notRun: return .notRun
         case .output:
+            // An output that cannot be read breaks the protocol, whatever the level.
+            if mismatches.contains(where: \.malformedOutput) { return .protocolError }
             if !level.isJudged { return .informational }
             if mismatches.isEmpty { return .pass }
             return level == .must ? .fail : .nonStrict

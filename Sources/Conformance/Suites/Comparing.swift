@@ -1,34 +1,31 @@
 import LinkJSON
 
-/// Helpers shared by the suites' comparators.
+/// Helpers shared by the suites' readers and comparators.
 
 /// Compares one key when the expectation has it: `null` expected means the output must not
-/// have the key (or have it `null`).
-func compareEqual(_ key: String, _ expect: JSONValue, _ actual: JSONValue, _ found: inout [Mismatch]) {
+/// have the key (an output's `null` reads as absent).
+func compareEqual(_ key: String, _ expect: JSONValue, _ got: JSONValue?, _ found: inout [Mismatch]) {
     guard let wanted = expect[key] else { return }
-    let got = actual[key]
     if wanted.isNull {
-        if let got, !got.isNull { found.append(Mismatch(key, expected: "(absent)", actual: got.serialized())) }
+        if let got { found.append(Mismatch(key, expected: "(absent)", actual: got.serialized())) }
     } else if got != wanted {
         found.append(Mismatch(key, expected: wanted, actual: got))
     }
 }
 
-/// Compares two lists of violation keys as sets. Reported items may be strings or objects
-/// with a `key` member (or `code` and optional `parameter`).
-func compareKeySets(_ field: String, _ wanted: [JSONValue], _ reported: [JSONValue], _ found: inout [Mismatch]) {
+/// Compares the expectation's list of violation keys under `field` (when it has one) with the
+/// keys an output reported, as sets; nothing is compared when the output reported none at all.
+func compareKeySets(_ field: String, _ expect: JSONValue, _ reported: [String]?, _ found: inout [Mismatch]) {
+    guard let wanted = expect[field]?.arrayValue, let reported else { return }
     // The lists are short: equal as sets when each side's keys all appear on the other side,
     // checked without building anything. Sets are only built to describe a difference.
     let covered = wanted.allSatisfy { w in
         guard let key = w.stringValue else { return true }
-        return reported.contains { violationKey($0) == key }
+        return reported.contains(key)
     }
-    if covered && reported.allSatisfy({ r in
-        guard let key = violationKey(r) else { return true }
-        return wanted.contains { $0.stringValue == key }
-    }) { return }
+    if covered && reported.allSatisfy({ r in wanted.contains { $0.stringValue == r } }) { return }
     let want = Set(wanted.compactMap(\.stringValue))
-    let got = Set(reported.compactMap(violationKey))
+    let got = Set(reported)
     let missing = want.subtracting(got).sorted()
     let extra = got.subtracting(want).sorted()
     var parts: [String] = []
@@ -37,13 +34,24 @@ func compareKeySets(_ field: String, _ wanted: [JSONValue], _ reported: [JSONVal
     found.append(Mismatch(field, expected: "[" + want.sorted().joined(separator: ", ") + "]", actual: parts.joined(separator: "; ")))
 }
 
-func violationKey(_ item: JSONValue) -> String? {
-    if let s = item.stringValue { return s }
-    if let key = item["key"]?.stringValue { return key }
-    guard let code = item["code"]?.stringValue else { return nil }
-    return item["parameter"]?.stringValue.map { "\($0):\(code)" } ?? code
+/// The violation keys an output lists under `key`, when it lists any. Each item is a key
+/// (`ulc-error:callback-not-https`) or an object with a `key` member, or with `code` and an
+/// optional `parameter` (read as `<parameter>:<code>`); any other item is an error naming it.
+func violationKeys(_ fields: JSONFields, _ key: String) throws(JSONFieldError) -> [String]? {
+    try fields.optionalList(key) { (item) throws(JSONFieldError) -> String in
+        if case .string(let s) = item.value { return s }
+        guard case .object = item.value else {
+            throw item.mismatch(expected: "a violation key or an object with 'key' or 'code'")
+        }
+        let violation = try item.fields(known: ["key", "code", "parameter"], strict: false)
+        if let key = try violation.optionalString("key") { return key }
+        guard let code = try violation.optionalString("code") else {
+            throw item.mismatch(expected: "a violation key or an object with 'key' or 'code'")
+        }
+        guard let parameter = try violation.optionalString("parameter") else { return code }
+        return parameter + ":" + code
+    }
 }
-
 
 /// What every `*.build` operation expects: `{"roundTrip": true}`, or a refusal with the
 /// violations optionally listed.
@@ -52,25 +60,50 @@ let buildExpectShape = JSONShape.either([
     .object(["refused": .bool, "violations": .array(.nonEmptyString)], required: ["refused"]),
 ])
 
-/// The comparison every `*.build` operation shares: for `roundTrip` the built text (under
-/// `outputKey`) goes to `roundTrip`; otherwise the output must be a refusal, whose listed
-/// violation keys, when it lists any, are compared as a set.
-func compareBuild(_ expect: JSONValue, _ actual: JSONValue, outputKey: String, what: String,
-                  roundTrip: (String) -> [Mismatch]) -> [Mismatch] {
-    if expect["roundTrip"] != nil {
-        guard let built = actual[outputKey]?.stringValue else {
-            return [Mismatch(outputKey, expected: "a built \(what)", actual: actual.serialized())]
+/// The member a `*.build` output carries its built text in (`link`, `url`), and what the text
+/// is called in messages.
+protocol BuiltMember: Sendable {
+    static var name: String { get }
+    static var what: String { get }
+}
+
+/// What every `*.build` operation answers: the built text, or `refused` with the violation keys
+/// (possibly none).
+struct BuildOutput<Built: BuiltMember>: OperationOutput {
+    static var fieldNames: [String] { [Built.name, "refused"] }
+    let built: String?
+    let refused: [String]?
+
+    init(_ fields: JSONFields) throws(JSONFieldError) {
+        built = try fields.optionalString(Built.name)
+        refused = try violationKeys(fields, "refused")
+    }
+
+    /// The comparison every `*.build` operation shares: for `roundTrip` the built text goes to
+    /// `roundTrip`; otherwise the output must be a refusal, whose listed violation keys, when it
+    /// lists any, are compared as a set.
+    func compare(_ expect: JSONValue, roundTrip: (String) -> [Mismatch]) -> [Mismatch] {
+        if expect["roundTrip"] != nil {
+            guard let built else {
+                return [Mismatch(Built.name, expected: "a built \(Built.what)", actual: shown)]
+            }
+            return roundTrip(built)
         }
-        return roundTrip(built)
+        guard let refused else {
+            return [Mismatch("refused", expected: "a refusal", actual: shown)]
+        }
+        var found: [Mismatch] = []
+        if !refused.isEmpty { compareKeySets("violations", expect, refused, &found) }
+        return found
     }
-    guard let refused = actual["refused"] else {
-        return [Mismatch("refused", expected: "a refusal", actual: actual.serialized())]
+
+    /// The members read, as JSON, for a mismatch's message.
+    private var shown: String {
+        var o = JSONObject(capacity: 2)
+        if let built { o.append(Built.name, .string(built)) }
+        if let refused { o.append("refused", .array(refused.map(JSONValue.string))) }
+        return JSONValue.object(o).serialized()
     }
-    var found: [Mismatch] = []
-    if let wanted = expect["violations"]?.arrayValue, let listed = refused.arrayValue, !listed.isEmpty {
-        compareKeySets("violations", wanted, listed, &found)
-    }
-    return found
 }
 
 /// A violation as every suite's parse output writes it.

@@ -19,19 +19,17 @@ public enum ULCSuite {
     public static func handlers(for subject: some ULCSubject) -> [String: SuiteDefinition.Handler] {
         [
             "ulc.parse": { input in
-                parseOutput(subject.parse(link: input["link"]?.stringValue ?? ""))
+                parseOutput(subject.parse(link: try ParseInput.decode(input).link))
             },
             "ulc.build": { input in
-                let answer = subject.build(action: input["action"]?.stringValue ?? "",
-                                           success: input["success"]?.stringValue ?? "",
-                                           error: input["error"]?.stringValue ?? "")
-                switch answer {
+                let request = try BuildInput.decode(input)
+                switch subject.build(action: request.action, success: request.success, error: request.error) {
                 case .link(let link): return ["link": .string(link)]
                 case .refused(let keys): return ["refused": .array(keys.map(JSONValue.string))]
                 }
             },
             "ulc.handle": { input in
-                reportJSON(await subject.handle(try scenario(from: input)))
+                reportJSON(await subject.handle(try HandleInput.decode(input).scenario))
             },
         ]
     }
@@ -41,7 +39,7 @@ public enum ULCSuite {
     static let parse = OperationDefinition(
         name: "ulc.parse",
         summary: "read a link as a ULC: kind, action, callbacks decoded once, violations",
-        input: .object(["link": .string], required: ["link"]),
+        input: ParseInput.self, output: ParseOutput.self,
         expect: .object([
             "kind": .oneOf(["ulc", "notULC", "invalid"]),
             "action": .nullable(.string),
@@ -51,11 +49,11 @@ public enum ULCSuite {
         ], required: ["kind"]),
         compare: { expect, actual, _ in
             var found: [Mismatch] = []
-            compareEqual("kind", expect, actual, &found)
-            for key in ["action", "success", "error"] { compareEqual(key, expect, actual, &found) }
-            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
-                compareKeySets("violations", wanted, reported, &found)
-            }
+            compareEqual("kind", expect, .string(actual.kind), &found)
+            compareEqual("action", expect, actual.action.map(JSONValue.string), &found)
+            compareEqual("success", expect, actual.success.map(JSONValue.string), &found)
+            compareEqual("error", expect, actual.error.map(JSONValue.string), &found)
+            compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
         nullOutput: { _ in ["kind": "notULC"] }
@@ -87,19 +85,19 @@ public enum ULCSuite {
     static let build = OperationDefinition(
         name: "ulc.build",
         summary: "build the link an initiating system sends, or refuse the input",
-        input: .object(["action": .string, "success": .string, "error": .string], required: ["action", "success", "error"]),
+        input: BuildInput.self, output: BuildOutput<BuiltLink>.self,
         expect: buildExpectShape,
         compare: { expect, actual, input in
-            compareBuild(expect, actual, outputKey: "link", what: "link") { roundTripProblems(link: $0, input: input) }
+            actual.compare(expect) { roundTripProblems(link: $0, input: input) }
         },
         nullOutput: { _ in ["refused": []] }
     )
 
     /// Whether a built link reads back as the input in the three reader families.
-    static func roundTripProblems(link: String, input: JSONValue) -> [Mismatch] {
+    static func roundTripProblems(link: String, input: BuildInput) -> [Mismatch] {
         var found: [Mismatch] = []
         let parsed = ULC.parse(link)
-        let want = (input["action"]?.stringValue ?? "", input["success"]?.stringValue ?? "", input["error"]?.stringValue ?? "")
+        let want = (input.action, input.success, input.error)
         if parsed.kind != .ulc || !parsed.violations.isEmpty {
             found.append(Mismatch("link", expected: "a ULC with no violation",
                                   actual: "\(parsed.kind.rawValue) \(parsed.violationKeys) in \(link)"))
@@ -122,22 +120,10 @@ public enum ULCSuite {
 
     // MARK: ulc.handle
 
-    static let attemptShape = JSONShape.object([
-        "answer": .oneOf(ULCScenario.Attempt.Answer.allCases.map(\.rawValue)),
-        "seconds": .numberIn(0...86_400),
-    ], required: ["answer"])
-
     static let handle = OperationDefinition(
         name: "ulc.handle",
         summary: "run the receiver through a scenario in virtual time and report what it did",
-        input: .object([
-            "logoutAction": .nonEmptyString,
-            "signedIn": .bool,
-            "forceQuitBeforeLink": .bool,
-            "backend": .array(attemptShape),
-            "links": .array(.string),
-            "openSucceeds": .bool,
-        ], required: ["logoutAction", "signedIn", "links"]),
+        input: HandleInput.self, output: HandleOutput.self,
         expect: .object([
             "opened": .array(.string),
             "universalLinksOnly": .bool,
@@ -150,62 +136,60 @@ public enum ULCSuite {
         ]),
         compare: compareHandle,
         nullOutput: { input in
-            let signedIn = input["signedIn"]?.boolValue ?? false
-            let links = input["links"]?.arrayValue?.count ?? 0
+            let scenario = input.scenario
             return [
                 "opened": [], "prompts": 0, "backendAttempts": 0,
-                "userSignedIn": .bool(signedIn), "backendSessionOpen": .bool(signedIn),
-                "elapsedSeconds": .array(Array(repeating: 0, count: links)),
+                "userSignedIn": .bool(scenario.signedIn), "backendSessionOpen": .bool(scenario.signedIn),
+                "elapsedSeconds": .array(Array(repeating: 0, count: scenario.links.count)),
             ]
         }
     )
 
-    static func compareHandle(_ expect: JSONValue, _ actual: JSONValue, _ input: JSONValue) -> [Mismatch] {
+    static func compareHandle(_ expect: JSONValue, _ actual: HandleOutput, _ input: HandleInput) -> [Mismatch] {
         var found: [Mismatch] = []
-        let opened = actual["opened"]?.arrayValue ?? []
         if let wanted = expect["opened"] {
-            let urls = JSONValue.array(opened.map { $0["url"] ?? .null })
+            let urls = actual.opened.map { opened in JSONValue.array(opened.map { .string($0.url) }) }
             if urls != wanted { found.append(Mismatch("opened", expected: wanted, actual: urls)) }
         }
         if expect["universalLinksOnly"]?.boolValue == true {
-            if opened.isEmpty {
-                found.append(Mismatch("universalLinksOnly", expected: "at least one URL opened with universalLinksOnly", actual: "nothing opened"))
-            }
-            for entry in opened where entry["universalLinksOnly"]?.boolValue != true {
-                found.append(Mismatch("universalLinksOnly", expected: "true for every open",
-                                      actual: "false for \(entry["url"]?.stringValue ?? "?")"))
+            if let opened = actual.opened, !opened.isEmpty {
+                for entry in opened where entry.universalLinksOnly != true {
+                    found.append(Mismatch("universalLinksOnly", expected: "true for every open",
+                                          actual: "\(entry.universalLinksOnly == nil ? "not reported" : "false") for \(entry.url)"))
+                }
+            } else {
+                found.append(Mismatch("universalLinksOnly", expected: "at least one URL opened with universalLinksOnly",
+                                      actual: actual.opened == nil ? "opened not reported" : "nothing opened"))
             }
         }
-        for key in ["prompts", "userSignedIn", "backendSessionOpen"] { compareEqual(key, expect, actual, &found) }
+        compareEqual("prompts", expect, actual.prompts.map(JSONValue.int), &found)
+        compareEqual("userSignedIn", expect, actual.userSignedIn.map(JSONValue.bool), &found)
+        compareEqual("backendSessionOpen", expect, actual.backendSessionOpen.map(JSONValue.bool), &found)
         if let limit = expect["maxElapsedSeconds"]?.doubleValue {
-            let times = actual["elapsedSeconds"]?.arrayValue?.compactMap(\.doubleValue) ?? []
-            if let worst = times.max(), worst > limit {
-                found.append(Mismatch("maxElapsedSeconds", expected: "at most \(limit.formattedCompactly) s per link", actual: "\(worst.formattedCompactly) s"))
-            } else if times.isEmpty {
-                found.append(Mismatch("maxElapsedSeconds", expected: "elapsedSeconds reported", actual: "absent"))
+            if let times = actual.elapsedSeconds, let worst = times.max() {
+                if worst > limit {
+                    found.append(Mismatch("maxElapsedSeconds", expected: "at most \(limit.formattedCompactly) s per link", actual: "\(worst.formattedCompactly) s"))
+                }
+            } else {
+                found.append(Mismatch("maxElapsedSeconds", expected: "elapsedSeconds reported", actual: actual.elapsedSeconds == nil ? "absent" : "an empty list"))
             }
         }
-        let attempts = actual["backendAttempts"]?.intValue
-        if let low = expect["minBackendAttempts"]?.intValue, (attempts ?? -1) < low {
-            found.append(Mismatch("minBackendAttempts", expected: "at least \(low) attempts", actual: attempts.map(String.init) ?? "absent"))
+        let attempts = actual.backendAttempts
+        if let low = expect["minBackendAttempts"]?.intValue {
+            if let attempts {
+                if attempts < low { found.append(Mismatch("minBackendAttempts", expected: "at least \(low) attempts", actual: String(attempts))) }
+            } else {
+                found.append(Mismatch("minBackendAttempts", expected: "at least \(low) attempts", actual: "absent"))
+            }
         }
-        if let high = expect["maxBackendAttempts"]?.intValue, attempts.map({ $0 > high }) ?? true {
-            found.append(Mismatch("maxBackendAttempts", expected: "at most \(high) attempts", actual: attempts.map(String.init) ?? "absent"))
+        if let high = expect["maxBackendAttempts"]?.intValue {
+            if let attempts {
+                if attempts > high { found.append(Mismatch("maxBackendAttempts", expected: "at most \(high) attempts", actual: String(attempts))) }
+            } else {
+                found.append(Mismatch("maxBackendAttempts", expected: "at most \(high) attempts", actual: "absent"))
+            }
         }
         return found
-    }
-
-    static func scenario(from input: JSONValue) throws -> ULCScenario {
-        let attempts: [ULCScenario.Attempt] = (input["backend"]?.arrayValue ?? []).map { item in
-            let answer = ULCScenario.Attempt.Answer(rawValue: item["answer"]?.stringValue ?? "") ?? .closed
-            return ULCScenario.Attempt(answer, seconds: item["seconds"]?.doubleValue ?? 0.2)
-        }
-        return ULCScenario(logoutAction: input["logoutAction"]?.stringValue ?? "",
-                           signedIn: input["signedIn"]?.boolValue ?? false,
-                           forceQuitBeforeLink: input["forceQuitBeforeLink"]?.boolValue ?? false,
-                           backend: attempts,
-                           links: (input["links"]?.arrayValue ?? []).compactMap(\.stringValue),
-                           openSucceeds: input["openSucceeds"]?.boolValue ?? true)
     }
 
     static func reportJSON(_ report: ULCScenarioReport) -> JSONValue {

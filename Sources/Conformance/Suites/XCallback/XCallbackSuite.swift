@@ -19,18 +19,17 @@ public enum XCallbackSuite {
     public static func handlers(for subject: some XCallbackSubject) -> [String: SuiteDefinition.Handler] {
         [
             "xcallback.parse": { input in
-                parseOutput(subject.parse(url: input["url"]?.stringValue ?? ""))
+                parseOutput(subject.parse(url: try ParseInput.decode(input).url))
             },
             "xcallback.build": { input in
-                switch subject.build(request(from: input)) {
+                switch subject.build(try BuildInput.decode(input).request) {
                 case .url(let url): return ["url": .string(url)]
                 case .refused(let keys): return ["refused": .array(keys.map(JSONValue.string))]
                 }
             },
             "xcallback.callback": { input in
-                let allowed = input["allowedSchemes"]?.arrayValue?.compactMap(\.stringValue)
-                let response = subject.callback(url: input["url"]?.stringValue ?? "", outcome: outcome(from: input), allowedSchemes: allowed)
-                switch response {
+                let request = try CallbackInput.decode(input)
+                switch subject.callback(url: request.url, outcome: request.outcome, allowedSchemes: request.allowedSchemes) {
                 case .open(let url): return ["open": .string(url)]
                 case .none(let reason): return ["open": .null, "reason": .string(reason)]
                 }
@@ -45,7 +44,7 @@ public enum XCallbackSuite {
     static let parse = OperationDefinition(
         name: "xcallback.parse",
         summary: "read a URL as an x-callback-url: kind, action, the x- parameters decoded once, action parameters, violations",
-        input: .object(["url": .string], required: ["url"]),
+        input: ParseInput.self, output: ParseOutput.self,
         expect: .object([
             "kind": .oneOf(["xcallback", "notXCallback", "invalid"]),
             "scheme": .nullable(.string),
@@ -59,25 +58,23 @@ public enum XCallbackSuite {
         ], required: ["kind"]),
         compare: { expect, actual, _ in
             var found: [Mismatch] = []
-            compareEqual("kind", expect, actual, &found)
-            for key in ["scheme", "action", "source", "success", "error", "cancel"] { compareEqual(key, expect, actual, &found) }
+            compareEqual("kind", expect, .string(actual.kind), &found)
+            for key in ParseOutput.stringFields { compareEqual(key, expect, actual.strings[key].map(JSONValue.string), &found) }
             if let wanted = expect["parameters"] {
-                let got = actual["parameters"]
-                if normalizedItems(got) != normalizedItems(wanted) {
+                let got = actual.parameters.map { JSONValue.array($0.map(itemJSON)) }
+                if got.flatMap(normalizedItems) != normalizedItems(wanted) {
                     found.append(Mismatch("parameters", expected: wanted, actual: got))
                 }
             }
-            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
-                compareKeySets("violations", wanted, reported, &found)
-            }
+            compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
         nullOutput: { _ in ["kind": "notXCallback"] }
     )
 
-    /// Items as (name, value) pairs: a missing `value` is the same as `null`.
-    static func normalizedItems(_ value: JSONValue?) -> [JSONValue]? {
-        value?.arrayValue?.map { item in
+    /// An expectation's items as (name, value) pairs: a missing `value` is the same as `null`.
+    static func normalizedItems(_ value: JSONValue) -> [JSONValue]? {
+        value.arrayValue?.map { item in
             .array([item["name"] ?? .null, item["value"] ?? .null])
         }
     }
@@ -108,11 +105,7 @@ public enum XCallbackSuite {
     }
 
     static func itemJSON(_ item: XCallbackItem) -> JSONValue {
-        ["name": .string(item.name), "value": item.value.map(JSONValue.string) ?? .null]
-    }
-
-    static func items(_ value: JSONValue?) -> [XCallbackItem] {
-        (value?.arrayValue ?? []).map { XCallbackItem(name: $0["name"]?.stringValue ?? "", value: $0["value"]?.stringValue) }
+        ["name": .string(item.name), "value": .string(item.value)]
     }
 
     // MARK: xcallback.build
@@ -120,28 +113,17 @@ public enum XCallbackSuite {
     static let build = OperationDefinition(
         name: "xcallback.build",
         summary: "build an action URL from scheme, action, x- parameters and action parameters, or refuse the input",
-        input: .object([
-            "scheme": .string, "action": .string, "source": .string, "success": .string, "error": .string,
-            "cancel": .string, "parameters": .array(itemShape),
-        ], required: ["scheme", "action"]),
+        input: BuildInput.self, output: BuildOutput<BuiltURL>.self,
         expect: buildExpectShape,
         compare: { expect, actual, input in
-            compareBuild(expect, actual, outputKey: "url", what: "URL") { roundTripProblems(url: $0, input: input) }
+            actual.compare(expect) { roundTripProblems(url: $0, want: input.request) }
         },
         nullOutput: { _ in ["refused": []] }
     )
 
-    static func request(from input: JSONValue) -> XCallbackRequest {
-        XCallbackRequest(scheme: input["scheme"]?.stringValue ?? "", action: input["action"]?.stringValue ?? "",
-                         source: input["source"]?.stringValue, success: input["success"]?.stringValue,
-                         error: input["error"]?.stringValue, cancel: input["cancel"]?.stringValue,
-                         parameters: items(input["parameters"]))
-    }
-
     /// Whether a built URL reads back as the input: in our RFC 3986 reader with no violation, in
     /// a form-style reader, and with the x- parameters first in the draft's order.
-    static func roundTripProblems(url: String, input: JSONValue) -> [Mismatch] {
-        let want = request(from: input)
+    static func roundTripProblems(url: String, want: XCallbackRequest) -> [Mismatch] {
         let link = XCallback.parse(url)
         guard link.kind == .xcallback, link.violations.isEmpty else {
             return [Mismatch("url", expected: "an x-callback-url with no violation",
@@ -182,45 +164,20 @@ public enum XCallbackSuite {
     static let callback = OperationDefinition(
         name: "xcallback.callback",
         summary: "the URL the target app opens when the action ends in success, error or cancel, or nothing",
-        input: .object([
-            "url": .string,
-            "outcome": .oneOf(["success", "error", "cancel"]),
-            "results": .array(itemShape),
-            "errorCode": .string,
-            "errorMessage": .string,
-            "allowedSchemes": .array(.string),
-        ], required: ["url", "outcome"]),
+        input: CallbackInput.self, output: CallbackOutput.self,
         expect: .object(["open": .nullable(.string)], required: ["open"]),
         compare: { expect, actual, input in
-            let got = actual["open"]
             guard let wanted = expect["open"]?.stringValue else {
-                if let got, !got.isNull { return [Mismatch("open", expected: "nothing opened", actual: got.serialized())] }
+                if let opened = actual.open { return [Mismatch("open", expected: "nothing opened", actual: JSONValue.string(opened).serialized())] }
                 return []
             }
-            guard let opened = got?.stringValue else {
-                return [Mismatch("open", expected: .string(wanted), actual: got)]
+            guard let opened = actual.open else {
+                return [Mismatch("open", expected: .string(wanted), actual: .null)]
             }
-            return equivalenceProblems(expected: wanted, actual: opened, added: addedCount(input))
+            return equivalenceProblems(expected: wanted, actual: opened, added: input.addedCount)
         },
         nullOutput: { _ in ["open": .null] }
     )
-
-    static func outcome(from input: JSONValue) -> XCallbackOutcome {
-        switch input["outcome"]?.stringValue {
-        case "error": .error(code: input["errorCode"]?.stringValue ?? "", message: input["errorMessage"]?.stringValue ?? "")
-        case "cancel": .cancel
-        default: .success(results: items(input["results"]))
-        }
-    }
-
-    /// How many parameters the outcome adds to the callback (checked with a form-style reader too).
-    static func addedCount(_ input: JSONValue) -> Int {
-        switch outcome(from: input) {
-        case .success(let results): results.count
-        case .error: 2
-        case .cancel: 0
-        }
-    }
 
     /// Whether `actual` is the URL `expected` describes: scheme (any case), authority, path and
     /// fragment as written, the same query parameters in order with names and values equal once

@@ -18,17 +18,14 @@ public enum XignQRSuite {
     public static func handlers(for subject: some XignQRSubject) -> [String: SuiteDefinition.Handler] {
         [
             "xignqr.redirect": { input in
-                redirectOutput(subject.redirect(url: input["url"]?.stringValue ?? "", schemes: strings(input["schemes"]) ?? XignQR.defaultSchemes,
-                                                hosts: strings(input["hosts"]) ?? XignQR.defaultHosts))
+                let request = try RedirectInput.decode(input)
+                return redirectOutput(subject.redirect(url: request.url, schemes: request.schemes, hosts: request.hosts))
             },
             "xignqr.pid": { input in
-                pidOutput(subject.decodePID(data: input["data"]?.stringValue ?? "", hosts: strings(input["hosts"]) ?? XignQR.defaultHosts))
+                let request = try PIDInput.decode(input)
+                return pidOutput(subject.decodePID(data: request.data, hosts: request.hosts))
             },
         ]
-    }
-
-    static func strings(_ value: JSONValue?) -> [String]? {
-        value?.arrayValue?.compactMap(\.stringValue)
     }
 
     // MARK: xignqr.redirect
@@ -36,7 +33,7 @@ public enum XignQRSuite {
     static let redirect = OperationDefinition(
         name: "xignqr.redirect",
         summary: "the lightweight link check: which process, the pid as found, source-url and browser, or not XignIn data",
-        input: .object(["url": .string, "schemes": .array(.string), "hosts": .array(.string)], required: ["url"]),
+        input: RedirectInput.self, output: RedirectOutput.self,
         expect: .object([
             "kind": .oneOf(["authentication", "personalization", "transaction", "none"]),
             "form": .nullable(.oneOf(["deepLink", "appLink"])),
@@ -47,10 +44,9 @@ public enum XignQRSuite {
         ], required: ["kind"]),
         compare: { expect, actual, _ in
             var found: [Mismatch] = []
-            for key in ["kind", "form", "pid", "sourceUrl", "browser"] { compareEqual(key, expect, actual, &found) }
-            if let wanted = expect["violations"]?.arrayValue, let reported = actual["violations"]?.arrayValue {
-                compareKeySets("violations", wanted, reported, &found)
-            }
+            compareEqual("kind", expect, .string(actual.kind), &found)
+            for key in RedirectOutput.stringFields { compareEqual(key, expect, actual.strings[key].map(JSONValue.string), &found) }
+            compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
         nullOutput: { _ in ["kind": "none"] }
@@ -76,7 +72,7 @@ public enum XignQRSuite {
     static let pid = OperationDefinition(
         name: "xignqr.pid",
         summary: "the full pid decoder: repairs, strict base64, protocol-buffers fields, or a named error",
-        input: .object(["data": .string, "hosts": .array(.string)], required: ["data"]),
+        input: PIDInput.self, output: PIDOutput.self,
         expect: .object([
             "ok": .bool,
             "error": .nonEmptyString,
@@ -88,13 +84,22 @@ public enum XignQRSuite {
         ], required: ["ok"]),
         compare: { expect, actual, _ in
             var found: [Mismatch] = []
-            for key in ["ok", "error", "process", "input", "bytes"] { compareEqual(key, expect, actual, &found) }
-            if let wanted = expect["repairs"]?.arrayValue {
-                compareKeySets("repairs", wanted, actual["repairs"]?.arrayValue ?? [], &found)
+            let compared = actual.compared
+            for key in ["ok", "error", "process", "input", "bytes"] { compareEqual(key, expect, compared[key], &found) }
+            if let wanted = expect["repairs"] {
+                if let repairs = actual.repairs {
+                    compareKeySets("repairs", expect, repairs, &found)
+                } else {
+                    found.append(Mismatch("repairs", expected: wanted, actual: nil))
+                }
             }
             if let wanted = expect["fields"] {
-                if let problem = treeMismatch(wanted, actual["fields"] ?? .null, path: "fields") {
-                    found.append(Mismatch("fields", expected: "\(problem.expected) at \(problem.path)", actual: problem.actual))
+                if let fields = actual.fields {
+                    if let problem = treeMismatch(wanted, .array(fields), path: "fields") {
+                        found.append(Mismatch("fields", expected: "\(problem.expected) at \(problem.path)", actual: problem.actual))
+                    }
+                } else {
+                    found.append(Mismatch("fields", expected: "a list", actual: "(absent)"))
                 }
             }
             return found
