@@ -63,7 +63,7 @@ for line in sys.stdin:
     if mode == "huge":
         # Every case answered with an output of about 1 MB, a different one per case (so the
         # store cannot keep them once by content).
-        send({"seq": seq, "output": {"echo": case, "text": case + " " + "a" * 1_000_000}})
+        send({"seq": seq, "output": {"kind": "notULC", "echo": case, "text": case + " " + "a" * 1_000_000}})
         continue
     # --- end of the modes for items 5 and 6 ---
     if mode == "hang-all":
