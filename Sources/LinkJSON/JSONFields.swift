@@ -99,7 +99,7 @@ public struct JSONFields: Sendable {
     // MARK: scalars
 
     public func string(_ key: String) throws(JSONFieldError) -> String {
-        try JSONElement(try required(key), at: path + [.key(key)]).string()
+        try JSONElement(try required(key), under: path, .key(key)).string()
     }
 
     public func nonEmptyString(_ key: String) throws(JSONFieldError) -> String {
@@ -110,7 +110,7 @@ public struct JSONFields: Sendable {
 
     public func optionalString(_ key: String) throws(JSONFieldError) -> String? {
         guard let value = present(key) else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).string()
+        return try JSONElement(value, under: path, .key(key)).string()
     }
 
     /// The members among `keys` that are present, as strings, by name.
@@ -125,53 +125,53 @@ public struct JSONFields: Sendable {
     /// A member that must be present, as a string or `null` (nil).
     public func stringOrNull(_ key: String) throws(JSONFieldError) -> String? {
         let value = try required(key)
-        return value.isNull ? nil : try JSONElement(value, at: path + [.key(key)]).string()
+        return value.isNull ? nil : try JSONElement(value, under: path, .key(key)).string()
     }
 
     /// A member that may be absent, a string, or `null` (absent and `null` are both nil).
     public func nullableString(_ key: String) throws(JSONFieldError) -> String? {
         guard let value = object[key], !value.isNull else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).string()
+        return try JSONElement(value, under: path, .key(key)).string()
     }
 
     public func bool(_ key: String) throws(JSONFieldError) -> Bool {
-        try JSONElement(try required(key), at: path + [.key(key)]).bool()
+        try JSONElement(try required(key), under: path, .key(key)).bool()
     }
 
     public func optionalBool(_ key: String) throws(JSONFieldError) -> Bool? {
         guard let value = present(key) else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).bool()
+        return try JSONElement(value, under: path, .key(key)).bool()
     }
 
     public func int(_ key: String) throws(JSONFieldError) -> Int {
-        try JSONElement(try required(key), at: path + [.key(key)]).int()
+        try JSONElement(try required(key), under: path, .key(key)).int()
     }
 
     public func optionalInt(_ key: String) throws(JSONFieldError) -> Int? {
         guard let value = present(key) else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).int()
+        return try JSONElement(value, under: path, .key(key)).int()
     }
 
     public func optionalDouble(_ key: String, in range: ClosedRange<Double>? = nil) throws(JSONFieldError) -> Double? {
         guard let value = present(key) else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).double(in: range)
+        return try JSONElement(value, under: path, .key(key)).double(in: range)
     }
 
     /// A member whose value is the raw value of `T` (one of a fixed set of strings).
     public func oneOf<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws(JSONFieldError) -> T where T.RawValue == String {
-        try JSONElement(try required(key), at: path + [.key(key)]).oneOf(T.self)
+        try JSONElement(try required(key), under: path, .key(key)).oneOf(T.self)
     }
 
     // MARK: arrays and objects
 
     /// The member's items, each read by `item` (which gets the item and its path).
     public func list<T>(_ key: String, _ item: (JSONElement) throws(JSONFieldError) -> T) throws(JSONFieldError) -> [T] {
-        try JSONElement(try required(key), at: path + [.key(key)]).list(item)
+        try JSONElement(try required(key), under: path, .key(key)).list(item)
     }
 
     public func optionalList<T>(_ key: String, _ item: (JSONElement) throws(JSONFieldError) -> T) throws(JSONFieldError) -> [T]? {
         guard let value = present(key) else { return nil }
-        return try JSONElement(value, at: path + [.key(key)]).list(item)
+        return try JSONElement(value, under: path, .key(key)).list(item)
     }
 
     public func stringArray(_ key: String) throws(JSONFieldError) -> [String] {
@@ -190,13 +190,28 @@ public struct JSONFields: Sendable {
 }
 
 /// One value and its path, as a list's item reader gets it.
+///
+/// The path is kept as the parent's path and this value's own step, and put together only when
+/// it is needed (an error, or reading further down): every member read would otherwise copy
+/// its parent's path into a new array, which made reading answers a large part of judging them.
 public struct JSONElement: Sendable {
     public let value: JSONValue
-    public let path: [JSONPathStep]
+    private let parent: [JSONPathStep]
+    private let step: JSONPathStep?
+
+    public var path: [JSONPathStep] { step.map { parent + [$0] } ?? parent }
 
     public init(_ value: JSONValue, at path: [JSONPathStep]) {
         self.value = value
-        self.path = path
+        parent = path
+        step = nil
+    }
+
+    /// The value at `step` below `parent`.
+    public init(_ value: JSONValue, under parent: [JSONPathStep], _ step: JSONPathStep) {
+        self.value = value
+        self.parent = parent
+        self.step = step
     }
 
     /// An error about this value: `expected <what>, found <what it is>`.
@@ -238,9 +253,10 @@ public struct JSONElement: Sendable {
 
     public func list<T>(_ item: (JSONElement) throws(JSONFieldError) -> T) throws(JSONFieldError) -> [T] {
         guard case .array(let items) = value else { throw mismatch(expected: "an array") }
+        let here = path
         var out: [T] = []
         out.reserveCapacity(items.count)
-        for (i, v) in items.enumerated() { out.append(try item(JSONElement(v, at: path + [.index(i)]))) }
+        for (i, v) in items.enumerated() { out.append(try item(JSONElement(v, under: here, .index(i)))) }
         return out
     }
 }
