@@ -57,6 +57,10 @@ public final class ResultsStore: Sendable {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
         var readOnly = Configuration()
         readOnly.readonly = true
+        // Waits, as the store's own connections do, for a lock another connection holds for a
+        // moment (one that closes asks for an exclusive lock): without it, opening the store
+        // failed with "database is locked" whenever it met one.
+        readOnly.busyMode = .timeout(10)
         let (tables, ours) = try DatabaseQueue(path: path, configuration: readOnly).read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             guard tables.contains("grdb_migrations") else { return (tables, false) }

@@ -42,14 +42,25 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// Waits for the checkpoint under way, stops the thread and turns SQLite's own
-    /// checkpoints back on for the writing connection.
+    /// Waits for the checkpoint under way, stops the thread, closes the checkpointer's
+    /// connection and turns SQLite's own checkpoints back on for the writing connection.
+    ///
+    /// The connection is closed here, before the writer reports that it has finished, and not
+    /// left to whichever thread happens to release the checkpointer last (its own thread holds
+    /// it until that thread exits): a WAL connection that closes asks for an exclusive lock on
+    /// the database file to learn whether it is the last one, and while it holds that request
+    /// another connection of the process cannot take its first shared lock. A connection that
+    /// does not wait for locks, opened as soon as ``ResultWriter/finish()`` returned, failed
+    /// with SQLITE_BUSY when the two met.
     func stop() {
         condition.withLock {
             stopping = true
             condition.signal()
             while !stopped { condition.wait() }
         }
+        // Fails only with statements left unfinalized, which the checkpointer never keeps; the
+        // connection would then be closed when the checkpointer is released, as before.
+        try? connection.close()
         try? store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
     }
 

@@ -107,6 +107,29 @@ struct ResultWriterTests {
         #expect(try Self.committedRows(store, run: run) == 0)
     }
 
+    /// Once `finish()` returns, the writer has let go of the database: the connection its
+    /// checkpointer opened is closed too, not left for its thread to close later. (A WAL
+    /// connection that closes asks for an exclusive lock to see whether it is the last one;
+    /// while it holds it, another connection of the process cannot take its first shared lock,
+    /// and one that does not wait, as `committedRows` opens, fails with SQLITE_BUSY.) Checked
+    /// without a race: with the store's own connections closed, a connection in exclusive
+    /// locking mode can lock the file only if no other connection is still open on it.
+    @Test func theWritersConnectionsAreClosedOnceFinishReturns() throws {
+        for round in 0..<20 {
+            let (store, run, id) = try Self.storeWithRun()
+            let writer = ResultWriter(store: store, run: run, implementation: id, policy: .init(rows: 1, interval: .seconds(3_600)))
+            try writer.append(Self.results("a", 2))
+            #expect(try writer.finish() == 2)
+            try store.pool.close()
+            var alone = Configuration()
+            alone.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+            let rows = try DatabaseQueue(path: store.path, configuration: alone).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM caseResult WHERE runId = ?", arguments: [run]) ?? 0
+            }
+            #expect(rows == 2, "round \(round)")
+        }
+    }
+
     @Test func appendingAfterFinishIsAnError() throws {
         let (store, run, id) = try Self.storeWithRun()
         let writer = ResultWriter(store: store, run: run, implementation: id)
