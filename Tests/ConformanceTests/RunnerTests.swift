@@ -140,7 +140,9 @@ struct RunnerTests {
         let run = Task {
             try await Runner(corpus: Self.corpus).run(silent) { received.set(received.value + $0.count) }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        // A generous bound: the loop ends as soon as the five arrive, and in a full test run on
+        // two cores other tests can keep this one's tasks waiting for seconds.
+        let deadline = ContinuousClock.now + .seconds(60)
         while received.value < 5 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let handedOnWhileSilent = received.value
         silent.release()
