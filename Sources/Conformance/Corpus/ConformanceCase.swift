@@ -37,6 +37,8 @@ public final class ConformanceCase: Sendable {
         let nullPasses: Bool
         let level: RequirementLevel
         let definition: OperationDefinition?
+        /// The input read into the operation's typed value, once, for judging every answer.
+        let typedInput: (any Sendable)?
         let file: String
         let line: Int
 
@@ -61,6 +63,7 @@ public final class ConformanceCase: Sendable {
             self.nullPasses = nullPasses
             self.level = level
             self.definition = definition
+            self.typedInput = definition.flatMap { try? $0.decodeInput(input) }
             self.file = file
             self.line = line
         }
@@ -93,6 +96,9 @@ public final class ConformanceCase: Sendable {
     public var level: RequirementLevel { body.level }
     /// The operation's definition (nil when the corpus names an unknown one).
     public var definition: OperationDefinition? { body.definition }
+    /// The input as the operation's typed value (``OperationDefinition/decodeInput``), read once
+    /// when the case is made; nil for an unknown operation or an input of the wrong shape.
+    public var typedInput: (any Sendable)? { body.typedInput }
     /// Where the case is written: path relative to the corpus root, and line.
     public var file: String { body.file }
     public var line: Int { body.line }

@@ -152,7 +152,10 @@ public struct Runner: Sendable {
         switch answer {
         case .output(let output):
             actual = output
-            mismatches = operation?.compare(c.expect, output, c.input) ?? []
+            if let operation {
+                mismatches = c.typedInput.map { operation.compareDecoded(c.expect, output, $0) }
+                    ?? operation.compare(c.expect, output, c.input)
+            }
             if !mismatches.isEmpty { message = mismatches.map(\.description).joined(separator: "; ") }
         case .skipped(let reason): message = reason
         case .errored(let why, let detail): message = why + (detail.map { " (detail: \($0.serialized()))" } ?? "")

@@ -20,6 +20,11 @@ public struct OperationDefinition: Sendable {
     /// Compares an actual output with an expectation; no mismatches means the output passes. An
     /// output that cannot be read gives one mismatch with ``Mismatch/malformedOutput`` set.
     public let compare: @Sendable (_ expect: JSONValue, _ actual: JSONValue, _ input: JSONValue) -> [Mismatch]
+    /// Reads an input into the operation's typed value, for ``compareDecoded``: a case reads its
+    /// input once (``ConformanceCase/typedInput``) instead of once per answer judged.
+    public let decodeInput: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> any Sendable
+    /// ``compare`` with the input already read by ``decodeInput``.
+    public let compareDecoded: @Sendable (_ expect: JSONValue, _ actual: JSONValue, _ input: any Sendable) -> [Mismatch]
     /// What an implementation that does nothing would answer for this input (always "not a
     /// callback", "refused", "nothing opened"): scores report how many passes it would also earn.
     public let nullOutput: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> JSONValue
@@ -40,22 +45,31 @@ public struct OperationDefinition: Sendable {
                 return error
             }
         }
-        self.compare = { expect, actual, input in
-            let typedInput: Input
+        let judge: @Sendable (JSONValue, JSONValue, Input) -> [Mismatch] = { expect, actual, input in
             let output: Output
-            do throws(JSONFieldError) {
-                typedInput = try Input.decode(input)
-            } catch {
-                // Lint keeps such a case out of every loaded corpus: only a caller that builds
-                // its own case gets here, and the case, not the output, is at fault.
-                return [Mismatch("input", expected: "an input of \(Input.self)'s shape", actual: error.description)]
-            }
             do throws(JSONFieldError) {
                 output = try Output.decode(actual)
             } catch {
                 return [Mismatch(malformedOutput: error)]
             }
-            return compare(expect, output, typedInput)
+            return compare(expect, output, input)
+        }
+        // Lint keeps an input of the wrong shape out of every loaded corpus: only a caller that
+        // builds its own case gets the mismatch below, and the case, not the output, is at fault.
+        @Sendable func inputMismatch(_ why: String) -> [Mismatch] {
+            [Mismatch("input", expected: "an input of \(Input.self)'s shape", actual: why)]
+        }
+        self.compare = { expect, actual, input in
+            do throws(JSONFieldError) {
+                return judge(expect, actual, try Input.decode(input))
+            } catch {
+                return inputMismatch(error.description)
+            }
+        }
+        self.decodeInput = { input throws(JSONFieldError) in try Input.decode(input) }
+        self.compareDecoded = { expect, actual, input in
+            guard let input = input as? Input else { return inputMismatch("a value of another operation's input type") }
+            return judge(expect, actual, input)
         }
         self.nullOutput = { input throws(JSONFieldError) in nullOutput(try Input.decode(input)) }
     }
