@@ -10,6 +10,8 @@ public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
 
     /// Every Unicode scalar value (and the surrogate gap, which never occurs in input).
     public static let any = AASACharacterClass(uncheckedRanges: [0...0x10FFFF])
+    /// No scalar: the label of an edge no input takes.
+    public static let none = AASACharacterClass(uncheckedRanges: [])
 
     public init(scalar: UInt32) {
         ranges = [scalar...scalar]
@@ -58,7 +60,9 @@ public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A scalar of the class to show in a witness: `a` or a printable ASCII one when there is one.
-    public var representative: UInt32 {
+    /// Nil for the empty class.
+    public var representative: UInt32? {
+        if ranges.isEmpty { return nil }
         if contains(0x61) { return 0x61 }
         for r in ranges where r.upperBound >= 0x21 {
             let c = max(r.lowerBound, 0x21)
@@ -69,6 +73,7 @@ public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         if self == .any { return "any" }
+        if ranges.isEmpty { return "none" }
         return ranges.map { r in
             r.lowerBound == r.upperBound ? show(r.lowerBound) : "\(show(r.lowerBound))-\(show(r.upperBound))"
         }.joined(separator: ",")
@@ -102,6 +107,10 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
     public struct Transition: Sendable, Hashable {
         public let label: AASACharacterClass
         public let target: Int
+        public init(label: AASACharacterClass, target: Int) {
+            self.label = label
+            self.target = target
+        }
     }
 
     public let transitions: [[Transition]]
@@ -182,8 +191,9 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
                 return out.reversed()
             }
             for t in transitions[s] where !seen[t.target] {
+                guard let c = t.label.representative else { continue }
                 seen[t.target] = true
-                previous[t.target] = (s, t.label.representative)
+                previous[t.target] = (s, c)
                 queue.append(t.target)
             }
         }

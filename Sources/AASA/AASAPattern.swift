@@ -172,11 +172,17 @@ public enum AASAPatternCompiler {
             default:
                 folded.removeAll(keepingCapacity: true)
                 options.fold(s[i].value, into: &folded)
-                for c in folded { out.append(.scalar(c)) }
+                for c in folded { out.append(literal(c, options)) }
             }
             i += 1
         }
         return out
+    }
+
+    /// A literal scalar; under `percentEncoded` a non-ASCII one is an edge no input takes (the
+    /// compared text is ASCII then), so the automaton's language is what can really match.
+    static func literal(_ c: UInt32, _ options: AASACompareOptions) -> AASAToken {
+        options.percentEncoded && c >= 0x80 ? .one(.none) : .scalar(c)
     }
 
     /// Tokens of a variable's alternative: `*`, `?` and literals; a `$(...)` in it is literal.
@@ -190,7 +196,7 @@ public enum AASAPatternCompiler {
             default:
                 folded.removeAll(keepingCapacity: true)
                 options.fold(c.value, into: &folded)
-                for f in folded { out.append(.scalar(f)) }
+                for f in folded { out.append(literal(f, options)) }
             }
         }
         return out
