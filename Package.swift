@@ -37,6 +37,7 @@ let package = Package(
         // ULC is x-callback-url on top of universal links: it reads callbacks the same way
         // (CallbackInspection, ParameterOccurrences, CallbackValue, FragmentReading from XCallbackURL).
         .target(name: "ULC", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
+        .target(name: "AASA", dependencies: ["LinkRules", "LinkJSON"]),
         // The invariants the fuzz targets check, one small module per protocol so that each fuzz
         // binary holds only what it fuzzes; replayed by `swift test` as well.
         // Each keeps its libFuzzer executables in Targets/ (below).
@@ -89,6 +90,7 @@ let package = Package(
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
+        .testTarget(name: "AASATests", dependencies: ["AASA", "LinkJSON"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),

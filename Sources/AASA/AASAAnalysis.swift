@@ -1,0 +1,164 @@
+import LinkJSON
+
+/// The rule analysis behind `rule-duplicate`, `exclude-after-catch-all` and `rule-unreachable`
+/// (AASA-17): for each app, whether an earlier rule always decides before a later one.
+///
+/// Decided exactly on the compiled automata, and conservatively: a rule is reported only when
+/// one earlier rule provably decides every URL it would (its path, query and fragment languages
+/// include the later rule's, compared under the same options, or are universal). Whatever is
+/// not decided within the budgets is not reported. A rule that can match nothing at all is never
+/// called unreachable (`pattern-unicode-encoded` or nothing explains that).
+public enum AASARuleAnalysis {
+    /// Pairs of rules compared per file at most; further pairs are not examined.
+    public static let pairBudget = 200_000
+
+    /// What the analysis found about one rule of one app.
+    public struct Finding: Sendable, Hashable {
+        public let code: AASADiagnosticCode
+        public let appID: String
+        /// The rule reported.
+        public let rule: AASARule
+        /// The earlier rule that always decides first.
+        public let earlier: AASARule
+    }
+
+    /// The findings for every app of `file`, at most one per rule and app.
+    public static func findings(_ file: AASAFile) -> [Finding] {
+        var out: [Finding] = []
+        var budget = pairBudget
+        for appID in file.appIDs {
+            let matcher = file.matcher(appID: appID)
+            let facts = matcher.rules.map(RuleFacts.init)
+            for j in facts.indices {
+                let later = facts[j]
+                var found: Finding?
+                for i in 0..<j where found == nil {
+                    budget -= 1
+                    if budget < 0 { return out }
+                    let earlier = facts[i]
+                    if earlier.compiled.rule.sameBehaviour(as: later.compiled.rule) {
+                        found = Finding(code: .ruleDuplicate, appID: appID, rule: later.compiled.rule, earlier: earlier.compiled.rule)
+                    }
+                }
+                if found == nil && later.compiled.rule.exclude {
+                    for i in 0..<j where !facts[i].compiled.rule.exclude && facts[i].isCatchAll {
+                        found = Finding(code: .excludeAfterCatchAll, appID: appID, rule: later.compiled.rule, earlier: facts[i].compiled.rule)
+                        break
+                    }
+                }
+                if found == nil && !later.isEmpty {
+                    for i in 0..<j where facts[i].covers(later) {
+                        found = Finding(code: .ruleUnreachable, appID: appID, rule: later.compiled.rule, earlier: facts[i].compiled.rule)
+                        break
+                    }
+                }
+                if let found { out.append(found) }
+            }
+        }
+        return out
+    }
+
+    static func diagnostics(_ file: AASAFile, locations: JSONLocations) -> [AASADiagnostic] {
+        var seen = Set<String>()
+        var out: [AASADiagnostic] = []
+        for f in findings(file) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
+            let (line, column) = locations.nearestLocation(of: f.rule.pointer)
+            let earlier = "details[\(f.earlier.detail)] \(f.earlier.isLegacy ? "paths" : "components")[\(f.earlier.origin.index)] \(f.earlier.text)"
+            let message: String
+            switch f.code {
+            case .ruleDuplicate:
+                message = "for \(f.appID), \(f.rule.text) repeats \(earlier), which always decides first"
+            case .excludeAfterCatchAll:
+                message = "for \(f.appID), the exclusion \(f.rule.text) comes after \(earlier), which matches every URL; put exclusions first"
+            default:
+                message = "for \(f.appID), \(f.rule.text) never decides: \(earlier) matches every URL it would and comes first"
+            }
+            out.append(AASADiagnostic(f.code, pointer: f.rule.pointer, line: line, column: column, message: message))
+        }
+        return out
+    }
+
+    /// One compiled rule with the facts the analysis asks about it, each computed once.
+    struct RuleFacts {
+        let compiled: AASACompiledRule
+        let pathUniversal: Bool
+        let queryUniversal: Bool
+        let fragmentUniversal: Bool
+        let isEmpty: Bool
+        let pathPrefix: [UInt32]
+
+        static let anyPath = AASAPatternCompiler.compile("/*", as: .path, options: .init())
+
+        init(_ compiled: AASACompiledRule) {
+            self.compiled = compiled
+            pathUniversal = compiled.path.includes(Self.anyPath) == true
+            fragmentUniversal = compiled.fragment.isUniversal
+            switch compiled.query {
+            case .ignored: queryUniversal = true
+            case .whole(let a): queryUniversal = a.isUniversal
+            case .items(let items): queryUniversal = items.allSatisfy { $0.value.isUniversal }
+            }
+            var empty = compiled.path.isEmpty || compiled.fragment.isEmpty
+            switch compiled.query {
+            case .whole(let a): empty = empty || a.isEmpty
+            case .items(let items): empty = empty || items.contains { $0.value.isEmpty }
+            case .ignored: break
+            }
+            isEmpty = empty
+            pathPrefix = requiredPrefix(compiled.path)
+        }
+
+        var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
+
+        /// Whether this (earlier) rule matches every URL `later` matches.
+        func covers(_ later: RuleFacts) -> Bool {
+            let sameOptions = compiled.rule.options == later.compiled.rule.options
+            if !pathUniversal {
+                guard sameOptions else { return false }
+                let (a, b) = (pathPrefix, later.pathPrefix)
+                if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
+                guard compiled.path.includes(later.compiled.path) == true else { return false }
+            }
+            if !fragmentUniversal {
+                guard sameOptions, compiled.fragment.includes(later.compiled.fragment) == true else { return false }
+            }
+            if !queryUniversal {
+                guard sameOptions else { return false }
+                switch (compiled.query, later.compiled.query) {
+                case (.whole(let a), .whole(let b)):
+                    guard a.includes(b) == true else { return false }
+                case (.items(let mine), .items(let theirs)):
+                    // Every item this rule names must be named by `later` with a pattern whose
+                    // values (and the empty value of an absent item) this rule accepts.
+                    for item in mine {
+                        guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
+                              item.value.includes(other.value) == true else { return false }
+                    }
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
+
+/// The scalars every input an automaton accepts starts with, as far as they are forced: follows
+/// single-scalar transitions from the start while the state set does not accept.
+func requiredPrefix(_ a: AASAAutomaton) -> [UInt32] {
+    var states = [a.start], out: [UInt32] = []
+    while !a.anyAccepting(states), out.count < 256 {
+        var label: UInt32?
+        for s in states {
+            for t in a.transitions[s] {
+                guard t.label.ranges.count == 1, t.label.ranges[0].lowerBound == t.label.ranges[0].upperBound else { return out }
+                let c = t.label.ranges[0].lowerBound
+                if label == nil { label = c } else if label != c { return out }
+            }
+        }
+        guard let c = label else { return out }
+        out.append(c)
+        states = a.step(states, c)
+    }
+    return out
+}

@@ -1,0 +1,354 @@
+/// A set of Unicode scalar values (as `UInt32`), kept as sorted, disjoint, non-adjacent closed
+/// ranges: the label of an automaton transition.
+///
+/// ```swift
+/// AASACharacterClass(scalar: 0x61).contains(0x61)   // true ("a")
+/// AASACharacterClass.any.contains(0x1F600)          // true
+/// ```
+public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
+    public let ranges: [ClosedRange<UInt32>]
+
+    /// Every Unicode scalar value (and the surrogate gap, which never occurs in input).
+    public static let any = AASACharacterClass(uncheckedRanges: [0...0x10FFFF])
+    /// No scalar: the label of an edge no input takes.
+    public static let none = AASACharacterClass(uncheckedRanges: [])
+
+    public init(scalar: UInt32) {
+        ranges = [scalar...scalar]
+    }
+
+    /// Sorts and merges `ranges`.
+    public init(ranges: [ClosedRange<UInt32>]) {
+        var out: [ClosedRange<UInt32>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound &+ 1 {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        self.ranges = out
+    }
+
+    init(uncheckedRanges: [ClosedRange<UInt32>]) {
+        ranges = uncheckedRanges
+    }
+
+    @inline(__always)
+    public func contains(_ c: UInt32) -> Bool {
+        for r in ranges {
+            if c < r.lowerBound { return false }
+            if c <= r.upperBound { return true }
+        }
+        return false
+    }
+
+    /// The class under ASCII case folding: upper-case ASCII letters become lower-case ones.
+    func foldedASCII() -> AASACharacterClass {
+        var out: [ClosedRange<UInt32>] = []
+        for r in ranges {
+            let lo = max(r.lowerBound, 0x41), hi = min(r.upperBound, 0x5A)
+            if lo <= hi {
+                out.append((lo + 0x20)...(hi + 0x20))
+                if r.lowerBound < lo { out.append(r.lowerBound...(lo - 1)) }
+                if r.upperBound > hi { out.append((hi + 1)...r.upperBound) }
+            } else {
+                out.append(r)
+            }
+        }
+        return AASACharacterClass(ranges: out)
+    }
+
+    /// A scalar of the class to show in a witness: `a` or a printable ASCII one when there is one.
+    /// Nil for the empty class.
+    public var representative: UInt32? {
+        if ranges.isEmpty { return nil }
+        if contains(0x61) { return 0x61 }
+        for r in ranges where r.upperBound >= 0x21 {
+            let c = max(r.lowerBound, 0x21)
+            if c < 0xD800 || c > 0xDFFF { return c }
+        }
+        return ranges[0].lowerBound
+    }
+
+    public var description: String {
+        if self == .any { return "any" }
+        if ranges.isEmpty { return "none" }
+        return ranges.map { r in
+            r.lowerBound == r.upperBound ? show(r.lowerBound) : "\(show(r.lowerBound))-\(show(r.upperBound))"
+        }.joined(separator: ",")
+    }
+
+    private func show(_ c: UInt32) -> String {
+        if c >= 0x21 && c < 0x7F, let s = Unicode.Scalar(c) { return String(Character(s)) }
+        return "U+" + String(c, radix: 16, uppercase: true)
+    }
+}
+
+/// A nondeterministic finite automaton without empty transitions, over Unicode scalar values:
+/// what a pattern compiles to. States are numbered `0..<stateCount`; state 0 is the start;
+/// `transitions[s]` lists the labelled edges leaving `s`; `accepting[s]` says whether input may
+/// end in `s`.
+///
+/// Matching simulates the set of current states, one input scalar at a time (Thompson's
+/// method), so its cost is at most `input length x transitions`, whatever the pattern; nothing
+/// backtracks. ``steps`` counts the work so tests can check that bound without a clock.
+///
+/// Later steps build product automata on this type: ``step(_:_:)`` moves a state set,
+/// ``alphabetAtoms(_:)`` splits the alphabet into classes no label distinguishes,
+/// ``includes(_:budget:)`` decides language inclusion, ``shortestWitness()`` gives an accepted
+/// input.
+///
+/// ```swift
+/// let a = AASAPatternCompiler.compile("/buy/*", as: .path, options: .init())
+/// a.accepts(Array("/buy/42".unicodeScalars.map(\.value)))   // true
+/// ```
+public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
+    public struct Transition: Sendable, Hashable {
+        public let label: AASACharacterClass
+        public let target: Int
+        public init(label: AASACharacterClass, target: Int) {
+            self.label = label
+            self.target = target
+        }
+    }
+
+    public let transitions: [[Transition]]
+    public let accepting: [Bool]
+
+    public init(transitions: [[Transition]], accepting: [Bool]) {
+        precondition(!transitions.isEmpty && transitions.count == accepting.count)
+        self.transitions = transitions
+        self.accepting = accepting
+    }
+
+    public var start: Int { 0 }
+    public var stateCount: Int { transitions.count }
+    public var transitionCount: Int { transitions.reduce(0) { $0 + $1.count } }
+
+    /// An automaton accepting every input.
+    public static let universal = AASAAutomaton(transitions: [[Transition(label: .any, target: 0)]], accepting: [true])
+    /// An automaton accepting nothing.
+    public static let empty = AASAAutomaton(transitions: [[]], accepting: [false])
+
+    /// Whether the automaton accepts `input`.
+    public func accepts(_ input: [UInt32]) -> Bool {
+        var steps = 0
+        return accepts(input, steps: &steps)
+    }
+
+    /// Whether the automaton accepts `input`, adding to `steps` one per (state, input scalar)
+    /// pair visited: never more than `input.count x stateCount` (plus `stateCount` for the end).
+    public func accepts(_ input: [UInt32], steps: inout Int) -> Bool {
+        var current: [Int] = [0]
+        var next: [Int] = []
+        var mark = [Int](repeating: -1, count: stateCount)
+        current.reserveCapacity(stateCount)
+        next.reserveCapacity(stateCount)
+        for (position, c) in input.enumerated() {
+            steps += current.count
+            next.removeAll(keepingCapacity: true)
+            for s in current {
+                for t in transitions[s] where mark[t.target] != position && t.label.contains(c) {
+                    mark[t.target] = position
+                    next.append(t.target)
+                }
+            }
+            if next.isEmpty { return false }
+            swap(&current, &next)
+        }
+        steps += current.count
+        return current.contains { accepting[$0] }
+    }
+
+    /// The states reached from `states` on `c` (sorted, each once).
+    public func step(_ states: [Int], _ c: UInt32) -> [Int] {
+        var out = Set<Int>()
+        for s in states {
+            for t in transitions[s] where t.label.contains(c) { out.insert(t.target) }
+        }
+        return out.sorted()
+    }
+
+    /// Whether some state of `states` accepts.
+    public func anyAccepting(_ states: [Int]) -> Bool { states.contains { accepting[$0] } }
+
+    /// Whether the automaton accepts no input at all.
+    public var isEmpty: Bool { shortestWitness() == nil }
+
+    /// One shortest accepted input (labels shown by their ``AASACharacterClass/representative``),
+    /// or nil when the language is empty.
+    public func shortestWitness() -> [UInt32]? {
+        var previous = [(state: Int, scalar: UInt32)?](repeating: nil, count: stateCount)
+        var seen = [Bool](repeating: false, count: stateCount)
+        var queue = [0], head = 0
+        seen[0] = true
+        while head < queue.count {
+            let s = queue[head]; head += 1
+            if accepting[s] {
+                var out: [UInt32] = [], at = s
+                while let p = previous[at] { out.append(p.scalar); at = p.state }
+                return out.reversed()
+            }
+            for t in transitions[s] where !seen[t.target] {
+                guard let c = t.label.representative else { continue }
+                seen[t.target] = true
+                previous[t.target] = (s, c)
+                queue.append(t.target)
+            }
+        }
+        return nil
+    }
+
+    /// Scalars that stand for every class of input no label of `automata` tells apart: the
+    /// lower bound of each interval between label bounds. Stepping on these representatives
+    /// explores every behaviour of a product of the automata.
+    public static func alphabetAtoms(_ automata: [AASAAutomaton]) -> [UInt32] {
+        var bounds: Set<UInt32> = [0]
+        for a in automata {
+            for list in a.transitions {
+                for t in list {
+                    for r in t.label.ranges {
+                        bounds.insert(r.lowerBound)
+                        if r.upperBound < 0x10FFFF { bounds.insert(r.upperBound + 1) }
+                    }
+                }
+            }
+        }
+        return bounds.sorted()
+    }
+
+    /// Whether every input `other` accepts, this automaton accepts too (L(other) ⊆ L(self)).
+    /// Explores pairs (state of `other`, state set of `self`) breadth first; `nil` when more
+    /// than `budget` pairs would be needed (undecided).
+    public func includes(_ other: AASAAutomaton, budget: Int = 20_000) -> Bool? {
+        let atoms = Self.alphabetAtoms([self, other])
+        struct Pair: Hashable { let a: Int; let b: [Int] }
+        var seen: Set<Pair> = [Pair(a: 0, b: [0])]
+        var queue = [Pair(a: 0, b: [0])], head = 0
+        while head < queue.count {
+            let pair = queue[head]; head += 1
+            if other.accepting[pair.a] && !anyAccepting(pair.b) { return false }
+            for c in atoms {
+                var nextB: [Int]?
+                for t in other.transitions[pair.a] where t.label.contains(c) {
+                    let b = nextB ?? step(pair.b, c)
+                    nextB = b
+                    let p = Pair(a: t.target, b: b)
+                    if seen.insert(p).inserted {
+                        if seen.count > budget { return nil }
+                        queue.append(p)
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Whether the automaton accepts every input.
+    public var isUniversal: Bool { includes(.universal) == true }
+
+    public var description: String {
+        var lines: [String] = []
+        for s in 0..<stateCount {
+            let edges = transitions[s].map { "\($0.label) -> \($0.target)" }.joined(separator: "; ")
+            lines.append("\(s)\(accepting[s] ? " (accepting)" : ""): \(edges)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Builds an ``AASAAutomaton`` from a token sequence: a Thompson construction with empty
+/// transitions, whose empty transitions are then removed (each state takes the labelled edges
+/// and acceptance of the states it reaches through empty ones) and whose unreachable states are
+/// dropped.
+struct AASAAutomatonBuilder {
+    var empties: [[Int]] = []
+    var edges: [[(AASACharacterClass, Int)]] = []
+
+    mutating func newState() -> Int {
+        empties.append([])
+        edges.append([])
+        return empties.count - 1
+    }
+
+    mutating func add(_ tokens: [AASAToken], from: Int) -> Int {
+        var current = from
+        for token in tokens {
+            switch token {
+            case .scalar(let c):
+                let s = newState()
+                edges[current].append((AASACharacterClass(scalar: c), s))
+                current = s
+            case .one(let cls):
+                let s = newState()
+                edges[current].append((cls, s))
+                current = s
+            case .star:
+                let s = newState()
+                empties[current].append(s)
+                edges[s].append((.any, s))
+                current = s
+            case .choice(let alternatives):
+                let end = newState()
+                for alternative in alternatives {
+                    let s = newState()
+                    empties[current].append(s)
+                    let e = add(alternative, from: s)
+                    empties[e].append(end)
+                }
+                current = end
+            }
+        }
+        return current
+    }
+
+    static func build(_ tokens: [AASAToken]) -> AASAAutomaton {
+        var b = AASAAutomatonBuilder()
+        let start = b.newState()
+        let final = b.add(tokens, from: start)
+        return b.finish(start: start, final: final)
+    }
+
+    func closure(_ s: Int) -> [Int] {
+        var seen: Set<Int> = [s], stack = [s], out = [s]
+        while let x = stack.popLast() {
+            for y in empties[x] where seen.insert(y).inserted {
+                stack.append(y)
+                out.append(y)
+            }
+        }
+        return out
+    }
+
+    func finish(start: Int, final: Int) -> AASAAutomaton {
+        var number: [Int: Int] = [start: 0]
+        var order = [start], head = 0
+        var transitions: [[AASAAutomaton.Transition]] = []
+        var accepting: [Bool] = []
+        while head < order.count {
+            let s = order[head]; head += 1
+            var out: [AASAAutomaton.Transition] = []
+            var seen = Set<AASAAutomaton.Transition>()
+            var accepts = false
+            for u in closure(s) {
+                if u == final { accepts = true }
+                for (label, target) in edges[u] {
+                    let n: Int
+                    if let known = number[target] {
+                        n = known
+                    } else {
+                        n = order.count
+                        number[target] = n
+                        order.append(target)
+                    }
+                    let t = AASAAutomaton.Transition(label: label, target: n)
+                    if seen.insert(t).inserted { out.append(t) }
+                }
+            }
+            transitions.append(out)
+            accepting.append(accepts)
+        }
+        return AASAAutomaton(transitions: transitions, accepting: accepting)
+    }
+}

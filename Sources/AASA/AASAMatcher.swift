@@ -1,0 +1,245 @@
+/// One rule compiled: an automaton per pattern, built once.
+public struct AASACompiledRule: Sendable {
+    /// One `?` dictionary member: the item name as compared (folded when case-insensitive)
+    /// and the automaton of its value pattern.
+    public struct QueryItem: Sendable {
+        public let name: String
+        public let comparedName: [UInt32]
+        public let value: AASAAutomaton
+    }
+
+    public enum Query: Sendable {
+        /// `?` as a string: the whole query.
+        case whole(AASAAutomaton)
+        /// `?` as a dictionary of string patterns.
+        case items([QueryItem])
+        /// `?` as a dictionary with a non-string value: ignored, matches every query.
+        case ignored
+    }
+
+    public let rule: AASARule
+    public let path: AASAAutomaton
+    public let query: Query
+    public let fragment: AASAAutomaton
+
+    public init(_ rule: AASARule, variables: [String: [String]]) {
+        self.rule = rule
+        let options = rule.options
+        // Legacy paths know `*` and `?` only (decided: variables came with components).
+        let vars = rule.isLegacy ? [:] : variables
+        path = AASAPatternCompiler.compile(rule.path, as: .path, options: options, variables: vars)
+        fragment = AASAPatternCompiler.compile(rule.fragment, as: .other, options: options, variables: vars)
+        switch rule.query {
+        case .string(let s):
+            query = .whole(AASAPatternCompiler.compile(s, as: .other, options: options, variables: vars))
+        case .ignored:
+            query = .ignored
+        case .dictionary(let items):
+            query = .items(items.map { item in
+                var name: [UInt32] = []
+                for c in item.name.unicodeScalars { options.fold(c.value, into: &name) }
+                return QueryItem(name: item.name, comparedName: name,
+                                 value: AASAPatternCompiler.compile(item.pattern, as: .other, options: options, variables: vars))
+            })
+        }
+    }
+
+    /// The parts of `input` this rule's patterns reject (empty when the rule decides).
+    func failures(_ input: inout AASAInput, steps: inout Int) -> [AASAComponentPart] {
+        let view = input.view(rule.options)
+        var failed: [AASAComponentPart] = []
+        if !path.accepts(view.path, steps: &steps) { failed.append(.path) }
+        switch query {
+        case .whole(let a):
+            if !a.accepts(view.query, steps: &steps) { failed.append(.query) }
+        case .ignored:
+            break
+        case .items(let items):
+            for item in items {
+                var found = false, ok = true
+                for (name, value) in view.items where name == item.comparedName {
+                    found = true
+                    if !item.value.accepts(value, steps: &steps) { ok = false; break }
+                }
+                // An absent item reads as present with an empty value.
+                if !found && !item.value.accepts([], steps: &steps) { ok = false }
+                if !ok { failed.append(.queryItem(item.name)) }
+            }
+        }
+        if !fragment.accepts(view.fragment, steps: &steps) { failed.append(.fragment) }
+        return failed
+    }
+}
+
+/// A part of a URL a rule compares.
+public enum AASAComponentPart: Sendable, Hashable, CustomStringConvertible {
+    case path, query, fragment
+    /// A named item of a `?` dictionary.
+    case queryItem(String)
+
+    public var description: String {
+        switch self {
+        case .path: "path (/)"
+        case .query: "query (?)"
+        case .fragment: "fragment (#)"
+        case .queryItem(let name): "query item \"\(name)\""
+        }
+    }
+}
+
+/// The URL's components as the rules read them, per comparison options, computed on first use.
+struct AASAInput {
+    struct View {
+        let path: [UInt32]
+        let query: [UInt32]
+        let fragment: [UInt32]
+        let items: [(name: [UInt32], value: [UInt32])]
+    }
+
+    let url: AASAURLParts
+    var views: [AASACompareOptions: View] = [:]
+
+    init(url: AASAURLParts) {
+        self.url = url
+    }
+
+    mutating func view(_ options: AASACompareOptions) -> View {
+        if let v = views[options] { return v }
+        let query = url.query ?? []
+        var items: [(name: [UInt32], value: [UInt32])] = []
+        if url.query != nil {
+            for item in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+                if let eq = item.firstIndex(of: UInt8(ascii: "=")) {
+                    items.append((AASAInputText.characters(item[..<eq], options), AASAInputText.characters(item[(eq + 1)...], options)))
+                } else {
+                    items.append((AASAInputText.characters(item, options), []))
+                }
+            }
+        }
+        let v = View(path: AASAInputText.normalizedPath(AASAInputText.characters(url.path, options)),
+                     query: AASAInputText.characters(query, options),
+                     fragment: AASAInputText.characters(url.fragment ?? [], options),
+                     items: items)
+        views[options] = v
+        return v
+    }
+}
+
+/// What a file says about a URL for an app (contract, `aasa.match`).
+public enum AASAMatchKind: String, Sendable, Hashable, CaseIterable {
+    case match
+    case exclude
+    case noMatch = "no_match"
+}
+
+/// The answer of ``AASAMatcher/match(url:domain:)``: the kind, and for `match` and `exclude`
+/// the deciding rule: its entry (index, or app ID key in the dictionary form), its index in
+/// `components` (or legacy `paths`) and its text.
+public struct AASAMatchResult: Sendable, Hashable {
+    public let kind: AASAMatchKind
+    public let detail: AASADetailKey?
+    public let component: Int?
+    public let pattern: String?
+    public let rule: AASARule?
+
+    public static let noMatch = AASAMatchResult(kind: .noMatch, detail: nil, component: nil, pattern: nil, rule: nil)
+
+    init(deciding rule: AASARule) {
+        kind = rule.exclude ? .exclude : .match
+        detail = rule.detail
+        component = rule.origin.index
+        pattern = rule.text
+        self.rule = rule
+    }
+
+    init(kind: AASAMatchKind, detail: AASADetailKey?, component: Int?, pattern: String?, rule: AASARule?) {
+        self.kind = kind
+        self.detail = detail
+        self.component = component
+        self.pattern = pattern
+        self.rule = rule
+    }
+}
+
+/// One rule tried by ``AASAMatcher/explain(url:domain:)``: whether it decided, and if not,
+/// which parts of the URL its patterns rejected.
+public struct AASARuleTrial: Sendable, Hashable, CustomStringConvertible {
+    public let rule: AASARule
+    /// Empty when the rule decided.
+    public let failed: [AASAComponentPart]
+    public var decided: Bool { failed.isEmpty }
+
+    public var description: String {
+        let place = "details[\(rule.detail)] \(rule.isLegacy ? "paths" : "components")[\(rule.origin.index)] \(rule.text)"
+        if decided { return "\(place): decides, \(rule.exclude ? "exclude" : "match")" }
+        return "\(place): no, \(failed.map(\.description).joined(separator: ", ")) did not match"
+    }
+}
+
+/// Why a URL got its answer: the URL problem that stopped it, or each rule tried in order up
+/// to the one that decided.
+public struct AASAExplanation: Sendable, Hashable {
+    public let urlProblem: AASAURLProblem?
+    public let trials: [AASARuleTrial]
+    public let result: AASAMatchResult
+}
+
+/// The rules of one app in one file, compiled once; answers `aasa.match` for any number of URLs.
+///
+/// ```swift
+/// let matcher = file.matcher(appID: "ABCDE12345.com.example.app")
+/// matcher.match(url: "https://example.com/buy/1", domain: "example.com").kind   // .match
+/// matcher.explain(url: "https://example.com/x", domain: "example.com").trials   // each rule tried
+/// ```
+public struct AASAMatcher: Sendable {
+    public let appID: String
+    public let rules: [AASACompiledRule]
+
+    public init(file: AASAFile, appID: String) {
+        self.appID = appID
+        let variables = file.applinks?.variables ?? [:]
+        rules = file.rules(for: appID).map { AASACompiledRule($0, variables: variables) }
+    }
+
+    /// `match`, `exclude` or `no_match` for `url` served from `domain`.
+    public func match(url: String, domain: String) -> AASAMatchResult {
+        var steps = 0
+        return match(url: url, domain: domain, steps: &steps)
+    }
+
+    /// ``match(url:domain:)``, adding the automaton steps taken to `steps`.
+    public func match(url: String, domain: String, steps: inout Int) -> AASAMatchResult {
+        guard let parts = AASAURLParts.read(url), parts.problem(domain: domain) == nil else { return .noMatch }
+        var input = AASAInput(url: parts)
+        for compiled in rules where compiled.failures(&input, steps: &steps).isEmpty {
+            return AASAMatchResult(deciding: compiled.rule)
+        }
+        return .noMatch
+    }
+
+    /// Each rule tried for `url`, in order, up to the one that decides.
+    public func explain(url: String, domain: String) -> AASAExplanation {
+        guard let parts = AASAURLParts.read(url) else {
+            return AASAExplanation(urlProblem: .unreadable, trials: [], result: .noMatch)
+        }
+        if let problem = parts.problem(domain: domain) {
+            return AASAExplanation(urlProblem: problem, trials: [], result: .noMatch)
+        }
+        var input = AASAInput(url: parts)
+        var steps = 0
+        var trials: [AASARuleTrial] = []
+        for compiled in rules {
+            let failed = compiled.failures(&input, steps: &steps)
+            trials.append(AASARuleTrial(rule: compiled.rule, failed: failed))
+            if failed.isEmpty {
+                return AASAExplanation(urlProblem: nil, trials: trials, result: AASAMatchResult(deciding: compiled.rule))
+            }
+        }
+        return AASAExplanation(urlProblem: nil, trials: trials, result: .noMatch)
+    }
+}
+
+extension AASAFile {
+    /// The app's rules compiled once (see ``AASAMatcher``).
+    public func matcher(appID: String) -> AASAMatcher { AASAMatcher(file: self, appID: appID) }
+}

@@ -1,0 +1,111 @@
+import Testing
+import AASA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real files of /work/shared/specs/real-world (see its SOURCES.md): each parses without a
+/// crash and gives the diagnostics reasoned out by reading it.
+struct RealWorldTests {
+    static let folder = "/work/shared/specs/real-world/"
+
+    static func read(_ path: String) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, f)
+            if n <= 0 { break }
+            out.append(contentsOf: buffer[0..<n])
+        }
+        return out
+    }
+
+    /// File name (less `__apple-app-site-association.json`) to its expected diagnostics, as
+    /// "code pointer".
+    static let expected: [String: [String]] = [
+        "0xli__app.beagle.chat": [],
+        "256Arts__256Arts.github.io": [],
+        "AboutClan__About": [],
+        // Legacy paths beside components (ignored on iOS 13 and later).
+        "Adophlidu__firefly.social": ["paths-with-components /applinks/details/0/paths"],
+        // A placeholder team ID.
+        "BrettM86__coves": ["appid-prefix-unusual /applinks/details/0/appID"],
+        // 91 legacy paths; six can never decide because an earlier one covers them.
+        "CrimeanPatterns__frontend": [
+            "rule-unreachable /applinks/details/0/paths/6",    // /account/list/analysis after /account/list/*
+            "rule-unreachable /applinks/details/0/paths/11",   // /account/add after /account/add/* (its parent)
+            "rule-unreachable /applinks/details/0/paths/35",   // /timeline/summary/*/* after /timeline/summary/*
+            "rule-unreachable /applinks/details/0/paths/53",   // /m/account/history/*/* after /m/account/history/*/
+            "rule-unreachable /applinks/details/0/paths/62",   // /m/profile after /m/profile/*
+            "rule-unreachable /applinks/details/0/paths/74",   // /user/connections/* after /user/connections*
+        ],
+        // A missing comma between "webcredentials" and "applinks".
+        "Dean151__Aln-NodeJs": ["not-json "],
+        "Dsek-LTH__web": [],
+        "FJAM-Studios__pixtery": ["paths-with-components /applinks/details/0/paths"],
+        // "appIDs": [] uses the entry for no app: no code for that in the contract.
+        "FlutterKaigi__conference-app-2023": [],
+        "Illumineering__Padlok-Webapp": [],
+        "Koniverse__SubWallet-Link": [],
+        "Mileways__web": [],
+        // `{"url": "*"}` also matches an absent url (it reads as empty), so the exclusion of
+        // /skins/install "without url query" that follows never decides.
+        "Provenance-Emu__provenance-emu.github.io": ["rule-unreachable /applinks/details/0/components/3"],
+        "arfct__translucent": [],
+        "bsv-blockchain__bsv-browser": [],
+        // An App Clip only file.
+        "cocoatype__kineo.app": ["no-applinks "],
+        // A trailing comma after the last member of "details".
+        "fntechgit__badge-print-app": ["not-json "],
+        // No team prefix, and "/die-sammel-app" twice once the trailing slash is dropped.
+        "grundeinkommensbuero__website-gatsby": ["appid-prefix-unusual /applinks/details/0/appID",
+                                                 "rule-duplicate /applinks/details/0/paths/1"],
+        // A trailing comma in "apps".
+        "inkdropapp__top": ["not-json "],
+        "roznet__connectstats": [],
+    ]
+
+    @Test(arguments: expected.keys.sorted())
+    func realFile(name: String) throws {
+        let bytes = try #require(Self.read(Self.folder + name + "__apple-app-site-association.json"))
+        let found = AASA.validate(bytes).map { "\($0.code.rawValue) \($0.pointer)" }
+        #expect(found == Self.expected[name]!)
+        // Matching never traps either.
+        if let file = AASAFile.parse(bytes).0 {
+            for id in file.appIDs {
+                let m = file.matcher(appID: id)
+                _ = m.match(url: "https://example.com/a/b?c=d#e", domain: "example.com")
+            }
+        }
+    }
+
+    @Test func everyRealFileIsListed() {
+        guard let dir = opendir(Self.folder) else { return }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix("__apple-app-site-association.json") { names.append(String(name.dropLast("__apple-app-site-association.json".count))) }
+        }
+        #expect(Set(names) == Set(Self.expected.keys))
+    }
+
+    @Test func provenanceBehaves() throws {
+        let bytes = try #require(Self.read(Self.folder + "Provenance-Emu__provenance-emu.github.io__apple-app-site-association.json"))
+        let file = try #require(AASAFile.parse(bytes).0)
+        let m = file.matcher(appID: "S32Z3HMYVQ.org.provenance-emu.provenance")
+        func k(_ rest: String) -> AASAMatchKind { m.match(url: "https://provenance-emu.com" + rest, domain: "provenance-emu.com").kind }
+        #expect(k("/buy/1") == .match)
+        #expect(k("/buy/1#no_universal_links") == .exclude)
+        #expect(k("/skins/install") == .match)
+        #expect(k("/help/website/x") == .exclude)
+        #expect(k("/help/x?articleNumber=1234") == .match)
+        #expect(k("/help/x?articleNumber=123") == .noMatch)
+        #expect(k("/other") == .noMatch)
+    }
+}
