@@ -49,7 +49,7 @@ let package = Package(
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
         .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR",
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA",
                                                    .product(name: "Crypto", package: "swift-crypto")]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
         // give-up), and the server side behind `linkconform adapter`.

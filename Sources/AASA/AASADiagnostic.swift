@@ -48,7 +48,8 @@ public enum AASADiagnosticCode: String, RuleCode {
         switch self {
         case .notJSON, .notObject: "AASA-1"
         case .fileTooLarge: "AASA-2"
-        case .noApplinks, .applinksNotObject, .detailsMissing, .detailsWrongType, .detailNotObject: "AASA-3"
+        case .noApplinks: "AASA-36"
+        case .applinksNotObject, .detailsMissing, .detailsWrongType, .detailNotObject: "AASA-3"
         case .detailsDictionary: "AASA-4"
         case .appIDsMissing, .appIDsWrongType, .appIDArray, .appIDWrongType: "AASA-5"
         case .appIDMalformed: "AASA-6"

@@ -16,7 +16,7 @@ struct ValidationTests {
         let table = Dictionary(uniqueKeysWithValues: AASADiagnosticCode.requirementTable.map { ($0.code, "\($0.requirement) \($0.level.rawValue)") })
         let contract: [String: String] = [
             "not-json": "AASA-1 MUST", "not-object": "AASA-1 MUST", "file-too-large": "AASA-2 MUST",
-            "no-applinks": "AASA-3 INFO", "applinks-not-object": "AASA-3 MUST", "details-missing": "AASA-3 MUST",
+            "no-applinks": "AASA-36 INFO", "applinks-not-object": "AASA-3 MUST", "details-missing": "AASA-3 MUST",
             "details-wrong-type": "AASA-3 MUST", "details-dictionary": "AASA-4 SHOULD", "detail-not-object": "AASA-3 MUST",
             "appids-missing": "AASA-5 MUST", "appids-wrong-type": "AASA-5 MUST", "appid-array": "AASA-5 MUST",
             "appid-wrong-type": "AASA-5 MUST", "appid-malformed": "AASA-6 MUST", "appid-prefix-unusual": "AASA-7 INFO",

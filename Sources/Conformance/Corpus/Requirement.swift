@@ -57,7 +57,7 @@ public struct RequirementRegistry: Sendable {
         "requirements": .array(.object([
             "id": .nonEmptyString,
             "level": .oneOf(RequirementLevel.allCases.map(\.rawValue)),
-            "applies": .oneOf(["link", "sender", "receiver"]),
+            "applies": .oneOf(["link", "sender", "receiver", "file", "matcher", "entitlement"]),
             "title": .nonEmptyString,
             "statement": .nonEmptyString,
             "source": .object(["document": .nonEmptyString, "section": .nonEmptyString], required: ["document", "section"]),

@@ -4,6 +4,7 @@ public enum SuiteRegistry {
         ULCSuite.definition,
         XCallbackSuite.definition,
         XignQRSuite.definition,
+        AASASuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {
