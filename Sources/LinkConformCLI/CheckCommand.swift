@@ -15,6 +15,7 @@ struct CheckCommand: ParsableCommand {
               linkconform check --file link.txt        (raw bytes: invalid UTF-8 and huge links welcome)
               printf '%s' '<link>' | linkconform check -
               linkconform check --document FILE [--with KEY=VALUE]... [URL...]
+              linkconform check --aasa apple-app-site-association --domain example.com --app-id ABCDE12345.com.example.app https://example.com/buy/42
 
             For each suite that recognises the subject, prints the parts (raw as written and \
             decoded once) and every violation with its requirement id, level and byte offset, \
@@ -32,6 +33,15 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Check a document (an association file) instead of a link.", valueName: "path"))
     var document: String?
+
+    @Option(help: ArgumentHelp("Check an Apple App Site Association file (the aasa suite alone): its diagnostics, then each URL given after it, matched for --app-id on --domain.", valueName: "path"))
+    var aasa: String?
+
+    @Option(help: ArgumentHelp("With --aasa: the host the file is served for.", valueName: "host"))
+    var domain: String?
+
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
+    var appID: String?
 
     @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; the parameters are listed under Documents above).", valueName: "key=value"))
     var with: [String] = []
@@ -57,6 +67,15 @@ struct CheckCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if aasa != nil {
+            if document != nil || file != nil { throw ValidationError("give --aasa alone, without --document or --file") }
+            if !with.isEmpty { throw ValidationError("with --aasa, give --domain and --app-id instead of --with") }
+            if !inputs.isEmpty && (domain == nil || appID == nil) {
+                throw ValidationError("matching URLs needs the host the file is served for and the app: add --domain and --app-id")
+            }
+            return
+        }
+        if domain != nil || appID != nil { throw ValidationError("--domain and --app-id go with --aasa") }
         if document != nil {
             if file != nil { throw ValidationError("give either --document or a link, not both") }
             do {
@@ -73,12 +92,19 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let subject = try readSubject()
-        let rendering = CheckRendering(report: Check.explain(subject), titles: requirementTitles())
+        let suites = aasa == nil ? SuiteRegistry.all : [AASASuite.definition]
+        let rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())
         Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())
         if rendering.exitCode != 0 { throw ExitCode(rendering.exitCode) }
     }
 
     func readSubject() throws -> CheckSubject {
+        if let aasa {
+            var parameters: [String: String] = [:]
+            parameters["domain"] = domain
+            parameters["app-id"] = appID
+            return .document(CheckDocument(path: aasa, bytes: try readFile(aasa, trimNewline: false), parameters: parameters, urls: inputs))
+        }
         if let document {
             let bytes = try readFile(document, trimNewline: false)
             return .document(CheckDocument(path: document, bytes: bytes, parameters: (try? Check.parameters(with)) ?? [:], urls: inputs))

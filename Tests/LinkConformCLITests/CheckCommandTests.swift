@@ -165,13 +165,16 @@ struct CheckCommandTests {
         let suites = SuiteRegistry.all + [Self.documentSuite]
         try Check.validate(parameters: ["app": "ABCDE.com.example"], suites: suites)
         #expect(throws: CheckUsageError.self) { try Check.validate(parameters: ["bogus": "1"], suites: suites) }
+        let linkSuites = SuiteRegistry.all.filter { !$0.readsDocuments }
+        #expect(!linkSuites.isEmpty)
         #expect(throws: CheckUsageError(code: .noDocumentSuite, message: "no suite reads documents yet")) {
-            try Check.validate(parameters: [:], suites: SuiteRegistry.all)
+            try Check.validate(parameters: [:], suites: linkSuites)
         }
         #expect(try Check.parameters(["app=a=b"]) == ["app": "a=b"])
         #expect(throws: CheckUsageError.self) { try Check.parameters(["app"]) }
         #expect(CheckCommand.documentHelp(suites).contains("app            the app ID to look for"))
-        #expect(CheckCommand.documentHelp(SuiteRegistry.all).contains("no suite reads documents yet"))
+        #expect(CheckCommand.documentHelp(linkSuites).contains("no suite reads documents yet"))
+        #expect(CheckCommand.documentHelp(SuiteRegistry.all).contains("read by: aasa"))
     }
 
     @Test func documentGoesOnlyToSuitesThatReadDocuments() throws {
@@ -190,9 +193,9 @@ struct CheckCommandTests {
         #expect(Check.explain(.link(Array(Self.webex.utf8)), suites: suites).explanations.map(\.suite) == ["ulc"])
     }
 
-    @Test func documentWithoutADocumentSuiteIsAUsageError() async throws {
+    @Test func aParameterNoSuiteTakesIsAUsageError() async throws {
         let result = try await CLI.run(["check", "--document", "Package.swift", "--with", "app=x"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("no suite reads documents yet"))
+        #expect(result.stderr.contains("no suite takes the parameter 'app' (known: domain, app-id)"))
     }
 }

@@ -124,9 +124,10 @@ public enum AASASuite {
         let domain = document.parameters["domain"], appID = document.parameters["app-id"]
         let json = try? JSONParser.parse(document.bytes)
         let looksLikeOne = json?.objectValue.map { object in services.contains { object[$0] != nil } } ?? false
-        // A document is this suite's when it looks like an AASA file, or when it was asked about
-        // as one (a domain or an app ID given); otherwise another suite may read it.
-        guard looksLikeOne || domain != nil || appID != nil else { return nil }
+        // A document is this suite's when it looks like an AASA file, when it was asked about as
+        // one (a domain or an app ID given), or when it is not JSON at all (the commonest broken
+        // AASA file); a JSON document without any AASA service is left to other suites.
+        guard looksLikeOne || domain != nil || appID != nil || json == nil else { return nil }
 
         let diagnostics = AASA.validate(document.bytes)
         var fields = [CheckExplanation.Field("file", value: summary(of: document.bytes))]
