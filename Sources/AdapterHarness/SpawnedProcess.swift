@@ -71,6 +71,11 @@ final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // Nothing else the harness holds goes to the adapter: a descriptor inherited without
+        // close-on-exec (a socket a parent process watches the harness's life by, a database
+        // file) kept open by an adapter, or by a child it leaves behind, would outlive the
+        // harness and fool whoever waits for it to end.
+        Self.closeTheRest(&actions)
 
         var command = ["/usr/bin/env"]
         if let workingDirectory {
@@ -165,6 +170,26 @@ final class SpawnedProcess: @unchecked Sendable {
         lock.withLock { exit = how }
         return how
     }
+
+    /// Adds the closing of every descriptor from 3 up to the file actions (after the dup2s onto
+    /// 0 to 2): glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later) when it is
+    /// there, otherwise one close per descriptor open now (as /proc/self/fd lists them) that is
+    /// not close-on-exec already.
+    private static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        if let closeFrom = Self.addCloseFrom, closeFrom(&actions, 3) == 0 { return }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for name in open {
+            guard let fd = Int32(name), fd >= 3 else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
+    }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), looked up at run time:
     /// the C module does not declare it.

@@ -212,6 +212,25 @@ struct AdapterSignalTests {
         return (blocked, ignored)
     }
 
+    @Test func adaptersInheritNoDescriptorButTheirThree() async throws {
+        // A descriptor opened here without close-on-exec, as a parent process's socket or a
+        // database file would be: the adapter must not get it.
+        let leaked = open("/dev/null", O_RDONLY)
+        try #require(leaked >= 3)
+        defer { close(leaked) }
+        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "fds"]))
+        _ = try await adapter.start()
+        let answer = await adapter.run(Request(caseID: "probe", operation: "ulc.parse", input: ["link": "x"]))
+        await adapter.stop()
+        guard case .output(let output) = answer, let fds = output["fds"]?.arrayValue?.compactMap(\.intValue) else {
+            Issue.record("no descriptor list in \(answer)")
+            return
+        }
+        #expect(Array(fds.prefix(3)) == [0, 1, 2], "\(fds)")
+        #expect(!fds.contains(Int(leaked)), "the adapter holds the harness's descriptor \(leaked): \(fds)")
+        #expect(fds.count <= 4, "only 0, 1, 2 and the one that lists them: \(fds)")
+    }
+
     @Test func adaptersStartWithNoSignalBlockedOrIgnored() async throws {
         // Ignore SIGUSR2 and block SIGUSR1 and SIGALRM here, as `linkconform run` ignores INT and
         // TERM and Dispatch's threads block most signals: none of it may reach the adapter.

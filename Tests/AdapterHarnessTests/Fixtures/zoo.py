@@ -29,6 +29,7 @@ if mode == "exit-during-start":
     sys.exit(3)
 
 held = []
+answered = 0
 for line in sys.stdin:
     msg = json.loads(line)
     cmd = msg.get("cmd")
@@ -53,7 +54,13 @@ for line in sys.stdin:
     # --- modes for issue 17, items 5 and 6 (kill during a run, large outputs) ---
     if mode == "slow":
         # Every case answered well, each after argv[2] milliseconds (default 20); with argv[3],
-        # the time (time.time()) at which each answer was sent is appended there, one a line.
+        # the time (time.time()) at which each answer was sent is appended there, one a line;
+        # with argv[4], no answer after that many (the adapter then hangs, so a run cannot end
+        # before a test that waits for that many answers has acted).
+        if len(sys.argv) > 4 and answered >= int(sys.argv[4]):
+            sys.stdin.read()   # silent until the harness goes away (its end of stdin closes)
+            sys.exit(0)
+        answered += 1
         time.sleep((int(sys.argv[2]) if len(sys.argv) > 2 else 20) / 1000)
         send(good)
         if len(sys.argv) > 3:
@@ -73,6 +80,11 @@ for line in sys.stdin:
         # bit n-1 for signal n), as the kernel reports them.
         status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
         send({"seq": seq, "output": {"blocked": status["SigBlk"].strip(), "ignored": status["SigIgn"].strip()}})
+        continue
+    if mode == "fds":
+        # The descriptors this process was started with (listing them opens one more, which
+        # is closed again by the time the list is read).
+        send({"seq": seq, "output": {"fds": sorted(int(n) for n in os.listdir("/proc/self/fd"))}})
         continue
     if mode == "reverse":
         held.append(good)
