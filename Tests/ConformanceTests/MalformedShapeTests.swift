@@ -94,6 +94,10 @@ struct MalformedShapeTests {
         "xcallback.callback": (["reason": "nothing to open"], "output.open: missing required field"),
         "xignqr.redirect": ("none", "output: expected an object, found the string \"none\""),
         "xignqr.pid": (["ok": "yes"], "output.ok: expected true or false, found the string \"yes\""),
+        "aasa.validate": (["diagnostics": ["not-json", ["code": 7]]],
+                          "output.diagnostics[1].code: expected a string, found the number 7"),
+        "aasa.match": (["result": "matched"], "output.result: expected one of \"match\", \"exclude\", \"no_match\", found the string \"matched\""),
+        "aasa.entitlement": (["host": "example.com"], "output.entry: missing required field"),
     ]
 
     @Test func anOutputOfTheWrongShapeIsAProtocolErrorNamingTheField() async throws {
