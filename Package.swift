@@ -64,7 +64,7 @@ let package = Package(
         // into the store, not-run results): what `linkconform run` and the benchmark share.
         .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON"]),
         .target(name: "LinkConformCLI", dependencies: [
-            "Conformance", "AdapterHarness", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC",
+            "Conformance", "AdapterHarness", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),

@@ -19,7 +19,7 @@ public struct LinkConformCommand: AsyncParsableCommand {
             """,
         version: LinkConformVersion.current,
         subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
-                      FuzzCommand.self, FindingsCommand.self]
+                      FuzzCommand.self, FindingsCommand.self, AASACommand.self]
     )
 
     public init() {}

@@ -1,0 +1,203 @@
+import AASA
+import ArgumentParser
+import Foundation
+import LinkJSON
+import Reports
+
+/// `linkconform aasa`: questions about Apple App Site Association files that validators do not
+/// answer: which rules can ever decide (`reach`), and what changed between two versions (`diff`).
+struct AASACommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa",
+        abstract: "Analyse apple-app-site-association files: reachable rules, changes between versions.",
+        discussion: """
+            Both answers are computed from the compiled patterns (automata), not by sampling URLs; \
+            every URL shown is checked with the matcher. Past the bounds (--max-states product \
+            states per URL component, --max-combinations), an answer may be "undecided"; see docs/aasa.md.
+            """,
+        subcommands: [Reach.self, Diff.self])
+
+    struct Common: ParsableArguments {
+        @Option(name: .customLong("app-id"), help: ArgumentHelp("The app ID whose rules are used (<prefix>.<bundle id>).", valueName: "id"))
+        var appID: String
+
+        @Option(help: ArgumentHelp("The domain the file is served from (the host of the URLs shown).", valueName: "host"))
+        var domain: String
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        @Option(name: .customLong("max-states"), help: ArgumentHelp("Product states explored per URL component.", valueName: "n"))
+        var maxStates = AASAReach.Budget.standard.states
+
+        @Option(name: .customLong("max-combinations"), help: ArgumentHelp("Combinations of path, query and fragment classes examined.", valueName: "n"))
+        var maxCombinations = AASAReach.Budget.standard.combinations
+
+        var budget: AASAReach.Budget { AASAReach.Budget(states: maxStates, combinations: maxCombinations) }
+
+        func validate() throws {
+            if maxStates < 1 || maxCombinations < 1 { throw ValidationError("--max-states and --max-combinations must be positive") }
+            if domain.isEmpty || domain.contains(where: { "/?#@: ".contains($0) }) { throw ValidationError("--domain takes a host name, such as example.com") }
+        }
+    }
+
+    /// Reads and parses a file; exit 2 when it cannot be read or is not an AASA file.
+    static func load(_ path: String) throws -> AASAFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Console.error("cannot read \(Escaping.terminal(path)): no such file, or not readable")
+            throw Exit.harness
+        }
+        guard let file = AASAFile.parse([UInt8](data)).0 else {
+            Console.error("cannot read \(Escaping.terminal(path)): not an apple-app-site-association file (not a JSON object)")
+            throw Exit.harness
+        }
+        return file
+    }
+
+    static func place(_ rule: AASARule?, index: Int?) -> String {
+        guard let rule, let index else { return "no rule" }
+        return "#\(index) " + Escaping.terminal(rule.text)
+    }
+
+    /// The members every JSON answer starts with.
+    static func header(appID: String, domain: String, complete: Bool) -> JSONObject {
+        var o = JSONObject()
+        o.append("appID", .string(appID))
+        o.append("domain", .string(domain))
+        o.append("complete", .bool(complete))
+        return o
+    }
+
+    static func ruleJSON(_ rule: AASARule?, index: Int?) -> JSONValue {
+        guard let rule, let index else { return .null }
+        var o = JSONObject()
+        o.append("index", .number(Double(index)))
+        o.append("pointer", .string(rule.pointer))
+        o.append("rule", .string(rule.text))
+        o.append("exclude", .bool(rule.exclude))
+        return .object(o)
+    }
+
+    struct Reach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reach",
+            abstract: "For each rule of an app: a URL it decides, or why it never decides.",
+            discussion: """
+                Example:
+                  linkconform aasa reach apple-app-site-association --app-id ABCDE12345.com.example.app --domain example.com
+
+                One line per rule, in the order the system tries them: "reachable" with a URL \
+                that this rule decides (it matches, no earlier rule does), "dead" with the earlier \
+                rules that decide every URL it matches (or "matches no URL"), or "undecided" past \
+                the bounds. Exit 0 when every rule is reachable, 1 when some rule is dead or \
+                undecided, 2 when the file cannot be read, 64 for a usage error.
+                """)
+
+        @Argument(help: ArgumentHelp("The file.", valueName: "file"))
+        var file: String
+
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let parsed = try AASACommand.load(file)
+            let report = AASAReach.analyze(parsed, appID: common.appID, domain: common.domain, budget: common.budget)
+            if common.json {
+                var o = AASACommand.header(appID: report.appID, domain: report.domain, complete: report.complete)
+                o.append("rules", .array(report.rules.map { r in
+                    var x = JSONObject()
+                    x.append("index", .number(Double(r.index)))
+                    x.append("pointer", .string(r.rule.pointer))
+                    x.append("rule", .string(r.rule.text))
+                    switch r.verdict {
+                    case .reachable(let url):
+                        x.append("verdict", "reachable")
+                        x.append("witness", .string(url))
+                    case .dead(let covers):
+                        x.append("verdict", "dead")
+                        x.append("coveredBy", .array(covers.map { .number(Double($0)) }))
+                    case .undecided(let reason):
+                        x.append("verdict", "undecided")
+                        x.append("reason", .string(reason))
+                    }
+                    return .object(x)
+                }))
+                Console.line(JSONValue.object(o).serialized(pretty: true))
+            } else {
+                var lines: [String] = []
+                if report.rules.isEmpty { lines.append("no rule of the file applies to \(Escaping.terminal(report.appID))") }
+                for r in report.rules {
+                    let head = "#\(r.index) \(Escaping.terminal(r.rule.text))"
+                    switch r.verdict {
+                    case .reachable(let url): lines.append("\(head): reachable \(Escaping.terminal(url))")
+                    case .dead(let covers) where covers.isEmpty: lines.append("\(head): dead, matches no URL")
+                    case .dead(let covers):
+                        let by = covers.map { "#\($0) " + Escaping.terminal(report.rules[$0].rule.text) }.joined(separator: ", ")
+                        lines.append("\(head): dead, decided first by \(by)")
+                    case .undecided(let reason): lines.append("\(head): undecided (\(Escaping.terminal(reason)))")
+                    }
+                }
+                Console.line(lines.joined(separator: "\n"))
+            }
+            if report.rules.contains(where: { if case .reachable = $0.verdict { false } else { true } }) { throw Exit.failures }
+        }
+    }
+
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "diff",
+            abstract: "Every change of answer (match, exclude, no_match) between two versions of a file.",
+            discussion: """
+                Example (a nightly check before deploying a new file):
+                  linkconform aasa diff deployed.json candidate.json --app-id ABCDE12345.com.example.app --domain example.com
+
+                One line per class of URLs whose answer changed: old -> new, a URL of the class, \
+                and the deciding rule in each version. Exit 1 when some URL's answer changes from \
+                match to something else (a route stops opening the app), or with --fail-on any \
+                when anything changed; 0 otherwise; 2 when a file cannot be read; 64 for a usage \
+                error. An incomplete comparison (past the bounds) is said so and exits 1.
+                """)
+
+        enum FailOn: String, ExpressibleByArgument, CaseIterable {
+            case lostMatch = "lost-match"
+            case any
+        }
+
+        @Argument(help: ArgumentHelp("The old version.", valueName: "old"))
+        var old: String
+
+        @Argument(help: ArgumentHelp("The new version.", valueName: "new"))
+        var new: String
+
+        @OptionGroup var common: Common
+
+        @Option(name: .customLong("fail-on"), help: ArgumentHelp("Which changes fail: lost-match (a match that no longer is) or any.", valueName: "which"))
+        var failOn: FailOn = .lostMatch
+
+        func run() throws {
+            let a = try AASACommand.load(old), b = try AASACommand.load(new)
+            let report = AASADiff.compare(old: a, new: b, appID: common.appID, domain: common.domain, budget: common.budget)
+            if common.json {
+                var o = AASACommand.header(appID: report.appID, domain: report.domain, complete: report.complete)
+                o.append("changes", .array(report.changes.map { c in
+                    var x = JSONObject()
+                    x.append("old", .string(c.old.rawValue))
+                    x.append("new", .string(c.new.rawValue))
+                    x.append("witness", .string(c.witness))
+                    x.append("oldRule", AASACommand.ruleJSON(c.oldRule, index: c.oldIndex))
+                    x.append("newRule", AASACommand.ruleJSON(c.newRule, index: c.newIndex))
+                    return .object(x)
+                }))
+                Console.line(JSONValue.object(o).serialized(pretty: true))
+            } else {
+                var lines = report.changes.map { c in
+                    "\(c.old.rawValue) -> \(c.new.rawValue)  \(Escaping.terminal(c.witness))  old: \(AASACommand.place(c.oldRule, index: c.oldIndex))  new: \(AASACommand.place(c.newRule, index: c.newIndex))"
+                }
+                if report.changes.isEmpty { lines.append(report.complete ? "no change" : "no change found within the bounds") }
+                if !report.complete { lines.append("undecided: the comparison stopped at its bounds; other changes may exist (raise --max-states)") }
+                Console.line(lines.joined(separator: "\n"))
+            }
+            let failing = failOn == .any ? !report.changes.isEmpty : report.changes.contains(where: \.losesMatch)
+            if failing || !report.complete { throw Exit.failures }
+        }
+    }
+}
