@@ -6,6 +6,7 @@ public struct AASACompiledRule: Sendable {
         public let name: String
         public let comparedName: [UInt32]
         public let value: AASAAutomaton
+        let valueMatcher: AASAPatternMatcher
     }
 
     public enum Query: Sendable {
@@ -21,6 +22,10 @@ public struct AASACompiledRule: Sendable {
     public let path: AASAAutomaton
     public let query: Query
     public let fragment: AASAAutomaton
+    /// The same patterns ready to match (a table where the budget allows; see ``AASADFA``).
+    let pathMatcher: AASAPatternMatcher
+    let wholeQueryMatcher: AASAPatternMatcher?
+    let fragmentMatcher: AASAPatternMatcher
 
     public init(_ rule: AASARule, variables: [String: [String]]) {
         self.rule = rule
@@ -38,35 +43,55 @@ public struct AASACompiledRule: Sendable {
             query = .items(items.map { item in
                 var name: [UInt32] = []
                 for c in item.name.unicodeScalars { options.fold(c.value, into: &name) }
-                return QueryItem(name: item.name, comparedName: name,
-                                 value: AASAPatternCompiler.compile(item.pattern, as: .other, options: options, variables: vars))
+                let value = AASAPatternCompiler.compile(item.pattern, as: .other, options: options, variables: vars)
+                return QueryItem(name: item.name, comparedName: name, value: value, valueMatcher: AASAPatternMatcher(value))
             })
         }
+        pathMatcher = AASAPatternMatcher(path)
+        fragmentMatcher = AASAPatternMatcher(fragment)
+        if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a) } else { wholeQueryMatcher = nil }
+    }
+
+    /// Whether this rule decides `input`: ``failures(_:steps:)`` without listing them, stopping
+    /// at the first part that does not match (what matching needs; explaining needs the list).
+    func decides(_ input: inout AASAInput, steps: inout Int) -> Bool {
+        let view = input.view(rule.options)
+        guard pathMatcher.accepts(view.path, steps: &steps) else { return false }
+        switch query {
+        case .whole:
+            guard wholeQueryMatcher?.accepts(view.query, steps: &steps) ?? true else { return false }
+        case .ignored:
+            break
+        case .items(let items):
+            for item in items where !itemMatches(item, view, steps: &steps) { return false }
+        }
+        return fragmentMatcher.accepts(view.fragment, steps: &steps)
+    }
+
+    /// Every occurrence of the item must match; an absent item reads as present and empty.
+    func itemMatches(_ item: QueryItem, _ view: AASAInput.View, steps: inout Int) -> Bool {
+        var found = false
+        for (name, value) in view.items where name == item.comparedName {
+            found = true
+            if !item.valueMatcher.accepts(value, steps: &steps) { return false }
+        }
+        return found || item.valueMatcher.accepts([], steps: &steps)
     }
 
     /// The parts of `input` this rule's patterns reject (empty when the rule decides).
     func failures(_ input: inout AASAInput, steps: inout Int) -> [AASAComponentPart] {
         let view = input.view(rule.options)
         var failed: [AASAComponentPart] = []
-        if !path.accepts(view.path, steps: &steps) { failed.append(.path) }
+        if !pathMatcher.accepts(view.path, steps: &steps) { failed.append(.path) }
         switch query {
-        case .whole(let a):
-            if !a.accepts(view.query, steps: &steps) { failed.append(.query) }
+        case .whole:
+            if !(wholeQueryMatcher?.accepts(view.query, steps: &steps) ?? true) { failed.append(.query) }
         case .ignored:
             break
         case .items(let items):
-            for item in items {
-                var found = false, ok = true
-                for (name, value) in view.items where name == item.comparedName {
-                    found = true
-                    if !item.value.accepts(value, steps: &steps) { ok = false; break }
-                }
-                // An absent item reads as present with an empty value.
-                if !found && !item.value.accepts([], steps: &steps) { ok = false }
-                if !ok { failed.append(.queryItem(item.name)) }
-            }
+            for item in items where !itemMatches(item, view, steps: &steps) { failed.append(.queryItem(item.name)) }
         }
-        if !fragment.accepts(view.fragment, steps: &steps) { failed.append(.fragment) }
+        if !fragmentMatcher.accepts(view.fragment, steps: &steps) { failed.append(.fragment) }
         return failed
     }
 }
@@ -211,7 +236,7 @@ public struct AASAMatcher: Sendable {
     public func match(url: String, domain: String, steps: inout Int) -> AASAMatchResult {
         guard let parts = AASAURLParts.read(url), parts.problem(domain: domain) == nil else { return .noMatch }
         var input = AASAInput(url: parts)
-        for compiled in rules where compiled.failures(&input, steps: &steps).isEmpty {
+        for compiled in rules where compiled.decides(&input, steps: &steps) {
             return AASAMatchResult(deciding: compiled.rule)
         }
         return .noMatch
