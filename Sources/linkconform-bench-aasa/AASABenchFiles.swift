@@ -129,29 +129,16 @@ enum AASABenchFiles {
         let runs = ["", "42", "abc", "item-981", "2024/05/x", "Summer_Sale"]
         func pick<T>(_ list: [T]) -> T { list[Int(rng.next() % UInt64(list.count))] }
         func sample(_ pattern: String, _ vars: [String: [String]]) -> String {
-            var out = ""
-            var rest = Substring(pattern)
-            while let c = rest.first {
-                if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
-                    let name = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
-                    let value: String? = switch name {
-                    case "digit": "7"
-                    case "alpha", "lower", "alnum", "xdigit": "b"
-                    case "upper": "B"
-                    case "region": "GB"
-                    case "lang": "en"
-                    default: vars[name].map { sample(pick($0), [:]) }
-                    }
-                    if let value {
-                        out += value
-                        rest = rest[rest.index(after: close)...]
-                        continue
-                    }
+            rewritePattern(pattern, variable: { name in
+                switch name {
+                case "digit": "7"
+                case "alpha", "lower", "alnum", "xdigit": "b"
+                case "upper": "B"
+                case "region": "GB"
+                case "lang": "en"
+                default: vars[name].map { sample(pick($0), [:]) }
                 }
-                out += c == "*" ? pick(runs) : c == "?" ? "z" : String(c)
-                rest = rest.dropFirst()
-            }
-            return out
+            }, character: { c in c == "*" ? pick(runs) : c == "?" ? "z" : String(c) })
         }
         let misses = ["/", "/about", "/blog/2024/05/a-long-post-title", "/assets/app.3f9a1c.js", "/search", "/user/42/settings",
                       "/en/docs/getting-started", "/favicon.ico", "/checkout/cart"]

@@ -54,21 +54,11 @@ struct RegexTranslation {
     /// A pattern as a regular expression body: `*`, `?`, `$(name)` (custom, then predefined;
     /// undefined ones literal), the rest escaped.
     static func translate(_ pattern: String, _ variables: [String: [String]]) -> String {
-        var out = ""
-        var rest = Substring(pattern)
-        while let c = rest.first {
-            if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
-                let name = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
-                if let body = variables[name].map({ "(?:" + $0.map(translatePlain).joined(separator: "|") + ")" }) ?? predefined(name) {
-                    out += body
-                    rest = rest[rest.index(after: close)...]
-                    continue
-                }
-            }
-            out += c == "*" ? ".*" : c == "?" ? "." : NSRegularExpression.escapedPattern(for: String(c))
-            rest = rest.dropFirst()
-        }
-        return out
+        rewritePattern(pattern, variable: { name in
+            variables[name].map { "(?:" + $0.map(translatePlain).joined(separator: "|") + ")" } ?? predefined(name)
+        }, character: { c in
+            c == "*" ? ".*" : c == "?" ? "." : NSRegularExpression.escapedPattern(for: String(c))
+        })
     }
 
     /// A variable's value: `*` and `?` only.
@@ -141,4 +131,22 @@ struct RegexTranslation {
         while s.hasSuffix("/") { s = s.dropLast() }
         return "/" + s
     }
+}
+
+/// A pattern rewritten piece by piece: each `$(name)` by `variable(name)` (nil: read as literal
+/// text), each other character by `character`.
+func rewritePattern(_ pattern: String, variable: (String) -> String?, character: (Character) -> String) -> String {
+    var out = ""
+    var rest = Substring(pattern)
+    while let c = rest.first {
+        if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")"),
+           let replaced = variable(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])) {
+            out += replaced
+            rest = rest[rest.index(after: close)...]
+            continue
+        }
+        out += character(c)
+        rest = rest.dropFirst()
+    }
+    return out
 }
