@@ -45,9 +45,10 @@ let package = Package(
         .target(name: "FuzzULC", dependencies: ["FuzzSupport", "ULC", "LinkURL"], exclude: ["Targets"]),
         .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"], exclude: ["Targets"]),
         .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"], exclude: ["Targets"]),
+        .target(name: "FuzzAASA", dependencies: ["FuzzSupport", "AASA", "LinkRules"], exclude: ["Targets"]),
         // The one table of fuzz targets (name, entry, seed operations, dictionary), read by
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
-        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR"]),
+        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA"]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA",
                                                    .product(name: "Crypto", package: "swift-crypto")]),
@@ -79,12 +80,14 @@ let package = Package(
                           path: "Sources/FuzzXCallback/Targets/fuzz-xcallback"),
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
+        .executableTarget(name: "fuzz-aasa", dependencies: ["FuzzSupport", "FuzzAASA"], path: "Sources/FuzzAASA/Targets/fuzz-aasa"),
         // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
         .target(name: "BenchSupport"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession"]),
         .executableTarget(name: "linkconform-bench-ulc", dependencies: ["BenchSupport", "ULC", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xcallback", dependencies: ["BenchSupport", "XCallbackURL", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xignqr", dependencies: ["BenchSupport", "XignQR", "SeededRandom"]),
+        .executableTarget(name: "linkconform-bench-aasa", dependencies: ["BenchSupport", "AASA", "SeededRandom"]),
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),

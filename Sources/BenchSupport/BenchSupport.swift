@@ -26,19 +26,40 @@ public func sideBySide(rounds: Int = 25, _ a: () -> Int, _ b: () -> Int) -> (a: 
     return (bestA, bestB, ratios[ratios.count / 2])
 }
 
-public func rate(_ n: Int, _ seconds: Double) -> String {
-    String(format: "%10.0f links/s", Double(n) / seconds)
+public func rate(_ n: Int, _ seconds: Double, unit: String = "links") -> String {
+    String(format: "%10.0f", Double(n) / seconds) + " \(unit)/s"
 }
 
 
 /// Prints a side-by-side parsing comparison: rates, best-round ratio and median ratio.
 public func printComparison(_ title: String, ours: String, theirs: String, count: Int,
-                     _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "") {
+                     _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "", unit: String = "links") {
     print(title)
-    print("  \(ours.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.a))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
-    print("  \(theirs.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.b))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
+    print("  \(ours.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.a, unit: unit))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
+    print("  \(theirs.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.b, unit: unit))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
     print(String(format: "  ratio of best rounds                   %10.1fx   ", timing.b / timing.a) + target)
     print(String(format: "  median of per-round ratios             %10.1fx", timing.medianRatio))
+}
+
+/// This process's peak resident set size, in megabytes.
+public func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1_048_576   // bytes on Darwin
+    #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024        // kilobytes on Linux
+    #endif
+}
+
+/// This process's resident set size now, in megabytes (`/proc/self/statm`; where there is no
+/// such file, the peak so far).
+public func currentRSSMegabytes() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return peakRSSMegabytes() }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return peakRSSMegabytes() }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }
 
 /// The count of inputs a benchmark was asked for (its first numeric argument), or `fallback`.

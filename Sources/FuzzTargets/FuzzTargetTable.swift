@@ -1,17 +1,29 @@
+import FuzzAASA
 import FuzzSupport
 import FuzzULC
 import FuzzXCallback
 import FuzzXignQR
 
 /// Where a fuzz target's seeds come from: the corpus inputs of one operation, in the fields
-/// that hold text the target's parser reads (`ulc.parse` -> `link`).
+/// that hold text the target's parser reads (`ulc.parse` -> `link`). Each string of each field
+/// is a seed; with a `separator`, one seed per case instead: the fields' strings joined by it
+/// (`aasa.match` -> file, NUL, url), for a target that reads several inputs from one.
 public struct SeedSource: Sendable, Hashable {
     public let operation: String
     public let fields: [String]
+    public let separator: String?
 
-    public init(_ operation: String, _ fields: [String]) {
+    public init(_ operation: String, _ fields: [String], joinedBy separator: String? = nil) {
         self.operation = operation
         self.fields = fields
+        self.separator = separator
+    }
+
+    /// The seeds of one case's input, given each field's strings.
+    public func seeds(_ strings: (String) -> [String]) -> [String] {
+        guard let separator else { return fields.flatMap(strings) }
+        let parts = fields.map { strings($0).joined(separator: separator) }
+        return parts.allSatisfy(\.isEmpty) ? [] : [parts.joined(separator: separator)]
     }
 }
 
@@ -63,6 +75,9 @@ public enum FuzzTargetTable {
                         executableSource: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         FuzzTargetEntry(target: .pid, seeds: [SeedSource("xignqr.pid", ["data"])], modules: ["XignQR", "FuzzXignQR"],
                         executableSource: "Sources/FuzzXignQR/Targets/fuzz-pid"),
+        // A file, then NUL and a URL (AASAInvariants).
+        FuzzTargetEntry(target: .aasa, seeds: [SeedSource("aasa.validate", ["file"]), SeedSource("aasa.match", ["file", "url"], joinedBy: "\u{0}")],
+                        modules: ["AASA", "FuzzAASA"], executableSource: "Sources/FuzzAASA/Targets/fuzz-aasa"),
     ]
 
     public static func entry(named name: String) -> FuzzTargetEntry? {

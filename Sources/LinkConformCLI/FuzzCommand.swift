@@ -43,10 +43,8 @@ struct FuzzCommand: ParsableCommand {
                 var seeds: Set<[UInt8]> = []
                 for c in cases {
                     for source in entry.seeds where source.operation == c.operation {
-                        for field in source.fields {
-                            for text in strings(c.input[field]) where !text.isEmpty && text.utf8.count <= maxBytes {
-                                seeds.insert(Array(text.utf8))
-                            }
+                        for text in source.seeds({ strings(c.input[$0]) }) where !text.isEmpty && text.utf8.count <= maxBytes {
+                            seeds.insert(Array(text.utf8))
                         }
                     }
                 }

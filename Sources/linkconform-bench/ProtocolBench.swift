@@ -1,4 +1,5 @@
 import AdapterHarness
+import BenchSupport
 import Conformance
 import Foundation
 import ResultsStore
@@ -105,18 +106,6 @@ func benchProtocol(count: Int) async {
     }
     print("  targets: in process >= 300000 cases/s; stored >= 50% of in process; protocol with a window >= 30000 cases/s; "
           + "harness peak RSS <= 120 MB")
-}
-
-/// This process's peak resident set size, in megabytes.
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    #if canImport(Darwin)
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1_048_576   // bytes on Darwin
-    #else
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024        // kilobytes on Linux
-    #endif
 }
 
 /// Only the in-process run of the repeated corpus: for a profiler.

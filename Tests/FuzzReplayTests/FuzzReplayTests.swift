@@ -47,6 +47,16 @@ struct FuzzReplayTests {
         }
     }
 
+    /// A seed source with a separator makes one seed per case, its fields joined; without one,
+    /// each string of each field is a seed.
+    @Test func joinedSeedSources() {
+        let input = ["file": ["{}"], "url": ["https://a.example/"], "links": ["x", "y"]]
+        let joined = SeedSource("aasa.match", ["file", "url"], joinedBy: "\u{0}")
+        #expect(joined.seeds { input[$0] ?? [] } == ["{}\u{0}https://a.example/"])
+        #expect(joined.seeds { _ in [] }.isEmpty)
+        #expect(SeedSource("ulc.handle", ["links", "url"]).seeds { input[$0] ?? [] } == ["x", "y", "https://a.example/"])
+    }
+
     /// `query-diff` -> `queryDiff`: the name of the target's static property.
     static func swiftName(_ name: String) -> String {
         let parts = name.split(separator: "-")
