@@ -100,6 +100,81 @@ public struct AASADFA: Sendable, Hashable {
     }
 }
 
+/// An automaton laid out flat for the state-set simulation: each state's edges are one run of
+/// three parallel arrays (lowest scalar, highest scalar, target), one entry per label range, so
+/// the matching loop reads plain integers and touches no reference count. Used where the
+/// deterministic table would be too large (hundreds of `$(lang)` alternatives after a `*`).
+struct AASAFlatNFA: Sendable {
+    let first: [Int32]      // state s's edges are first[s]..<first[s + 1]
+    let low: [UInt32]
+    let high: [UInt32]
+    let target: [Int32]
+    let accepting: [Bool]
+
+    init(_ a: AASAAutomaton) {
+        var first: [Int32] = [0], low: [UInt32] = [], high: [UInt32] = [], target: [Int32] = []
+        for edges in a.transitions {
+            for t in edges {
+                for r in t.label.ranges {
+                    low.append(r.lowerBound)
+                    high.append(r.upperBound)
+                    target.append(Int32(t.target))
+                }
+            }
+            first.append(Int32(low.count))
+        }
+        self.first = first
+        self.low = low
+        self.high = high
+        self.target = target
+        accepting = a.accepting
+    }
+
+    /// The same answer and the same step count as ``AASAAutomaton/accepts(_:steps:)``.
+    func accepts(_ input: [UInt32], steps: inout Int) -> Bool {
+        let n = accepting.count
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * n) { buffer -> Bool in
+            let base = buffer.baseAddress!
+            var current = base, next = base + n
+            let mark = base + 2 * n
+            mark.initialize(repeating: -1, count: n)
+            current[0] = 0
+            var count = 1
+            return first.withUnsafeBufferPointer { first in
+                low.withUnsafeBufferPointer { low in
+                    high.withUnsafeBufferPointer { high in
+                        target.withUnsafeBufferPointer { target in
+                            var position: Int32 = 0
+                            for c in input {
+                                steps += count
+                                var nextCount = 0
+                                for i in 0..<count {
+                                    let s = Int(current[i])
+                                    for e in Int(first[s])..<Int(first[s + 1]) where c >= low[e] && c <= high[e] {
+                                        let t = Int(target[e])
+                                        if mark[t] != position {
+                                            mark[t] = position
+                                            next[nextCount] = Int32(t)
+                                            nextCount += 1
+                                        }
+                                    }
+                                }
+                                if nextCount == 0 { return false }
+                                swap(&current, &next)
+                                count = nextCount
+                                position += 1
+                            }
+                            steps += count
+                            for i in 0..<count where accepting[Int(current[i])] { return true }
+                            return false
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A pattern ready to match: its automaton, and the fastest way to run it (decided once).
 public struct AASAPatternMatcher: Sendable {
     public let automaton: AASAAutomaton
@@ -107,7 +182,7 @@ public struct AASAPatternMatcher: Sendable {
         /// The pattern accepts every input (`*`): nothing to read.
         case everything
         case table(AASADFA)
-        case simulation
+        case simulation(AASAFlatNFA)
     }
     let way: Way
 
@@ -118,7 +193,7 @@ public struct AASAPatternMatcher: Sendable {
         } else if let dfa = AASADFA(automaton) {
             way = .table(dfa)
         } else {
-            way = .simulation
+            way = .simulation(AASAFlatNFA(automaton))
         }
     }
 
@@ -134,8 +209,8 @@ public struct AASAPatternMatcher: Sendable {
             return true
         case .table(let dfa):
             return dfa.accepts(input, steps: &steps)
-        case .simulation:
-            return automaton.accepts(input, steps: &steps)
+        case .simulation(let flat):
+            return flat.accepts(input, steps: &steps)
         }
     }
 }

@@ -21,7 +21,7 @@ enum AASAInvariants {
     /// module's own table is checked against it rather than against itself.
     static let contract: [String: (requirement: String, level: RuleLevel)] = [
         "not-json": ("AASA-1", .must), "not-object": ("AASA-1", .must), "file-too-large": ("AASA-2", .must),
-        "no-applinks": ("AASA-3", .info), "applinks-not-object": ("AASA-3", .must), "details-missing": ("AASA-3", .must),
+        "no-applinks": ("AASA-36", .info), "applinks-not-object": ("AASA-3", .must), "details-missing": ("AASA-3", .must),
         "details-wrong-type": ("AASA-3", .must), "details-dictionary": ("AASA-4", .should), "detail-not-object": ("AASA-3", .must),
         "appids-missing": ("AASA-5", .must), "appids-wrong-type": ("AASA-5", .must), "appid-array": ("AASA-5", .must),
         "appid-wrong-type": ("AASA-5", .must), "appid-malformed": ("AASA-6", .must), "appid-prefix-unusual": ("AASA-7", .info),
