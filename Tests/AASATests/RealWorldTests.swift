@@ -1,28 +1,37 @@
 import Testing
 import AASA
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
+import LinkJSON
 
-/// The real files of /work/shared/specs/real-world (see its SOURCES.md): each parses without a
-/// crash and gives the diagnostics reasoned out by reading it.
+/// The real files of the shared specs' real-world folder (see its SOURCES.md), as the corpus
+/// keeps them byte for byte (the `aasa.validate` cases of Corpus/aasa/cases/real-world.json, whose
+/// provenance names the file): each parses without a crash and gives the diagnostics reasoned out
+/// by reading it. Read from the corpus, so the tests need nothing outside the repository.
 struct RealWorldTests {
-    static let folder = "/work/shared/specs/real-world/"
+    static let folder = "specs/real-world/"
 
-    static func read(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
-            if n <= 0 { break }
-            out.append(contentsOf: buffer[0..<n])
+    /// Each real file's text, by its path as the provenance names it.
+    static let files: [String: [UInt8]] = {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = here.appendingPathComponent("Corpus/aasa/cases/real-world.json").path
+        guard let data = FileManager.default.contents(atPath: path), let json = try? JSONParser.parse([UInt8](data)) else { return [:] }
+        var out: [String: [UInt8]] = [:]
+        for c in json["cases"]?.arrayValue ?? [] where c["operation"]?.stringValue == "aasa.validate" {
+            guard let source = c["provenance"]?["source"]?.stringValue, let text = c["input"]?["file"]?.stringValue,
+                  let range = source.range(of: folder) else { continue }
+            let name = source[range.lowerBound...].prefix { $0 != ")" && $0 != "," && $0 != " " }
+            out[String(name)] = Array(text.utf8)
         }
         return out
+    }()
+
+    /// The text of the real file at `path` (`specs/real-world/<name>`), from the corpus.
+    static func read(_ path: String) -> [UInt8]? { files[path] }
+
+    @Test func everyRealFileIsInTheCorpus() {
+        #expect(Self.files.count == 21, "\(Self.files.keys.sorted())")
+        for name in Self.expected.keys { #expect(Self.files[Self.folder + name + "__apple-app-site-association.json"] != nil, "\(name)") }
     }
 
     /// File name (less `__apple-app-site-association.json`) to its expected diagnostics, as
@@ -85,13 +94,7 @@ struct RealWorldTests {
     }
 
     @Test func everyRealFileIsListed() {
-        guard let dir = opendir(Self.folder) else { return }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix("__apple-app-site-association.json") { names.append(String(name.dropLast("__apple-app-site-association.json".count))) }
-        }
+        let names = Self.files.keys.map { String($0.dropFirst(Self.folder.count).dropLast("__apple-app-site-association.json".count)) }
         #expect(Set(names) == Set(Self.expected.keys))
     }
 

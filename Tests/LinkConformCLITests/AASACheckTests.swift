@@ -4,10 +4,8 @@ import Testing
 
 /// `linkconform check --aasa`: a newcomer validates a real file and matches URLs in one command.
 struct AASACheckTests {
-    static let provenance = "/work/shared/specs/real-world/Provenance-Emu__provenance-emu.github.io__apple-app-site-association.json"
-
-    /// A copy of the real file in a scratch folder (the shared specs may not exist on every
-    /// machine: the file is written from the corpus's byte-for-byte copy when they do not).
+    /// A real file (Provenance-Emu's), written to a scratch folder from the corpus's byte-for-byte
+    /// copy, so the test needs nothing outside the repository.
     func realFile() throws -> String {
         let dir = CLI.temporaryDirectory()
         let path = dir + "/apple-app-site-association"
