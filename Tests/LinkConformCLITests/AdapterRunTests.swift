@@ -74,7 +74,9 @@ struct AdapterRunTests {
         let started = Date()
         let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
                                         "--adapter", "python3 \(Self.zoo) hang-all", "--timeout", "0.5", "--max-restarts", "2"])
-        #expect(Date().timeIntervalSince(started) < 30)
+        // Bounded, not fast: a harness whose timeouts did not work would never return; the
+        // bound leaves room for a machine the rest of the suite keeps busy for tens of seconds.
+        #expect(Date().timeIntervalSince(started) < 120)
         #expect(result.status == 1)
         let outcomes = try results(dir).compactMap { $0["outcome"]?.stringValue }
         #expect(outcomes.contains("timedOut"))
@@ -106,9 +108,10 @@ struct AdapterRunTests {
         let started = ContinuousClock.now
         let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
                                         "--start-timeout", "0.5", "--adapter", "python3 \(Self.zoo) hang-start"])
-        // Under 20 s: the default would have waited that long (a loaded machine has taken 17 s
-        // for the rest of this run, so the bound is the default itself, not a guess below it).
-        #expect(started.duration(to: .now) < .seconds(20), "the 20 s default did not apply")
+        // The message names the bound that fired (the watchdog writes the configured one), which
+        // is what shows the 20 s default did not apply; wall time alone cannot, on a machine the
+        // rest of the suite keeps busy for tens of seconds. This only checks that it returned.
+        #expect(started.duration(to: .now) < .seconds(120))
         #expect(result.status == 2)
         #expect(result.stderr.contains("zoo.py did not start: no answer to start within 0.5 s"), "\(result.stderr)")
         #expect(result.stdout.contains("zoo.py: failed-to-start"), "\(result.stdout)")

@@ -19,14 +19,15 @@ struct KillDuringRunTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
-                             "--db", dir + "/r.sqlite", "--no-reports", "--no-progress",
+                             "--db", dir + "/r.sqlite", "--no-reports", "--no-progress", "--timeout", "600",
                              "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) \(parseCases * 9 / 10)"]
         process.currentDirectoryURL = CLI.repository
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Killed once 90% of the answers are out, as the adapter's own log says (the adapter
-        // answers no more after that, so however late this task wakes, the run is still going).
+        // answers no more after that, and the 600 s timeout keeps the harness from giving it up,
+        // so however late this task wakes on a busy machine, the run is still going).
         let deadline = Date().addingTimeInterval(60)
         while Self.answerTimes(log).count < parseCases * 9 / 10 && Date() < deadline && process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
