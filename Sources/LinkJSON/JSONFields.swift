@@ -197,15 +197,9 @@ public struct JSONFields: Sendable {
 public struct JSONElement: Sendable {
     public let value: JSONValue
     private let parent: [JSONPathStep]
-    private let step: JSONPathStep?
+    private let step: JSONPathStep
 
-    public var path: [JSONPathStep] { step.map { parent + [$0] } ?? parent }
-
-    public init(_ value: JSONValue, at path: [JSONPathStep]) {
-        self.value = value
-        parent = path
-        step = nil
-    }
+    public var path: [JSONPathStep] { parent + [step] }
 
     /// The value at `step` below `parent`.
     public init(_ value: JSONValue, under parent: [JSONPathStep], _ step: JSONPathStep) {

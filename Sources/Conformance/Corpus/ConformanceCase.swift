@@ -36,15 +36,13 @@ public final class ConformanceCase: Sendable {
         let note: String?
         let nullPasses: Bool
         let level: RequirementLevel
-        let definition: OperationDefinition?
-        /// The input read into the operation's typed value, once, for judging every answer.
-        let typedInput: (any Sendable)?
+        let prepared: OperationDefinition.PreparedInput
         let file: String
         let line: Int
 
         init(suite: String, title: String, operation: String, requirement: String, also: [String], polarity: Polarity,
              provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue, note: String?,
-             nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
+             level: RequirementLevel, prepared: OperationDefinition.PreparedInput, file: String, line: Int) {
             self.suite = suite
             self.title = title
             self.operation = operation
@@ -60,10 +58,9 @@ public final class ConformanceCase: Sendable {
             self.expect = expect
             self.encodedExpect = expect.serialized()
             self.note = note
-            self.nullPasses = nullPasses
+            self.nullPasses = prepared.compare(expect, prepared.nullOutput).isEmpty
             self.level = level
-            self.definition = definition
-            self.typedInput = definition.flatMap { try? $0.decodeInput(input) }
+            self.prepared = prepared
             self.file = file
             self.line = line
         }
@@ -94,23 +91,20 @@ public final class ConformanceCase: Sendable {
     public var nullPasses: Bool { body.nullPasses }
     /// The level of ``requirement`` (INFO when the registry does not know it).
     public var level: RequirementLevel { body.level }
-    /// The operation's definition (nil when the corpus names an unknown one).
-    public var definition: OperationDefinition? { body.definition }
-    /// The input as the operation's typed value (``OperationDefinition/decodeInput``), read once
-    /// when the case is made; nil for an unknown operation or an input of the wrong shape.
-    public var typedInput: (any Sendable)? { body.typedInput }
+    /// The input read into the operation's typed value once, when the case was made
+    /// (``OperationDefinition/prepare``): what judging an answer uses.
+    public var prepared: OperationDefinition.PreparedInput { body.prepared }
     /// Where the case is written: path relative to the corpus root, and line.
     public var file: String { body.file }
     public var line: Int { body.line }
 
     init(id: String, suite: String, title: String, operation: String, requirement: String, also: [String],
          polarity: Polarity, provenance: Provenance, provenanceSource: String?, input: JSONValue, expect: JSONValue,
-         note: String?, nullPasses: Bool, level: RequirementLevel, definition: OperationDefinition?, file: String, line: Int) {
+         note: String?, level: RequirementLevel, prepared: OperationDefinition.PreparedInput, file: String, line: Int) {
         self.id = id
         self.body = Body(suite: suite, title: title, operation: operation, requirement: requirement, also: also,
                          polarity: polarity, provenance: provenance, provenanceSource: provenanceSource, input: input,
-                         expect: expect, note: note, nullPasses: nullPasses, level: level, definition: definition,
-                         file: file, line: line)
+                         expect: expect, note: note, level: level, prepared: prepared, file: file, line: line)
     }
 
     private init(id: String, body: Body) {

@@ -145,17 +145,13 @@ public struct Runner: Sendable {
     public func judge(_ c: ConformanceCase, in suite: SuiteCorpus, answer: Answer, nanos: Int64,
                       expectedFailures: ExpectedFailures? = nil) -> CaseResult {
         let level = c.level
-        let operation = c.definition
         var mismatches: [Mismatch] = []
         var actual: JSONValue? = nil
         var message: String? = nil
         switch answer {
         case .output(let output):
             actual = output
-            if let operation {
-                mismatches = c.typedInput.map { operation.compareDecoded(c.expect, output, $0) }
-                    ?? operation.compare(c.expect, output, c.input)
-            }
+            mismatches = c.prepared.compare(c.expect, output)
             if !mismatches.isEmpty { message = mismatches.map(\.description).joined(separator: "; ") }
         case .skipped(let reason): message = reason
         case .errored(let why, let detail): message = why + (detail.map { " (detail: \($0.serialized()))" } ?? "")

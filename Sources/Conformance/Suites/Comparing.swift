@@ -70,7 +70,6 @@ protocol BuiltMember: Sendable {
 /// What every `*.build` operation answers: the built text, or `refused` with the violation keys
 /// (possibly none).
 struct BuildOutput<Built: BuiltMember>: OperationOutput {
-    static var fieldNames: [String] { [Built.name, "refused"] }
     let built: String?
     let refused: [String]?
 

@@ -8,26 +8,27 @@ import LinkJSON
 /// ``JSONFields``: a case input with a wrong shape is a lint error naming the field, and an
 /// output with a wrong shape is judged `protocolError` with a message naming the field.
 public struct OperationDefinition: Sendable {
+    /// An input read once into the operation's typed value, with what judging needs of it: a
+    /// case prepares its input when the corpus is loaded, not once per answer judged.
+    public struct PreparedInput: Sendable {
+        /// Compares an actual output with an expectation; no mismatches means the output
+        /// passes. An output that cannot be read gives one mismatch with
+        /// ``Mismatch/malformedOutput`` set.
+        public let compare: @Sendable (_ expect: JSONValue, _ actual: JSONValue) -> [Mismatch]
+        /// What an implementation that does nothing would answer (always "not a callback",
+        /// "refused", "nothing opened"): scores report how many passes it would also earn.
+        public let nullOutput: JSONValue
+    }
+
     /// Full name, `<suite>.<verb>`.
     public let name: String
     public let summary: String
-    /// Reads an input as the operation's handlers do: nil when it has the operation's shape,
-    /// otherwise the first problem, naming the field (`input.link: expected a string, found the
-    /// number 3`). Lint runs it on every case; a case whose input fails is not run.
-    public let checkInput: @Sendable (_ input: JSONValue) -> JSONFieldError?
     /// Shape of `expect` in cases.
     public let expect: JSONShape
-    /// Compares an actual output with an expectation; no mismatches means the output passes. An
-    /// output that cannot be read gives one mismatch with ``Mismatch/malformedOutput`` set.
-    public let compare: @Sendable (_ expect: JSONValue, _ actual: JSONValue, _ input: JSONValue) -> [Mismatch]
-    /// Reads an input into the operation's typed value, for ``compareDecoded``: a case reads its
-    /// input once (``ConformanceCase/typedInput``) instead of once per answer judged.
-    public let decodeInput: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> any Sendable
-    /// ``compare`` with the input already read by ``decodeInput``.
-    public let compareDecoded: @Sendable (_ expect: JSONValue, _ actual: JSONValue, _ input: any Sendable) -> [Mismatch]
-    /// What an implementation that does nothing would answer for this input (always "not a
-    /// callback", "refused", "nothing opened"): scores report how many passes it would also earn.
-    public let nullOutput: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> JSONValue
+    /// Reads an input as the operation's handlers do; throws the first problem, naming the field
+    /// (`input.link: expected a string, found the number 3`). Lint prepares every case's input;
+    /// a case whose input fails is not run.
+    public let prepare: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> PreparedInput
 
     init<Input: OperationInput, Output: OperationOutput>(
         name: String, summary: String, input: Input.Type, output: Output.Type, expect: JSONShape,
@@ -37,64 +38,57 @@ public struct OperationDefinition: Sendable {
         self.name = name
         self.summary = summary
         self.expect = expect
-        self.checkInput = { input in
-            do throws(JSONFieldError) {
-                _ = try Input.decode(input)
-                return nil
-            } catch {
-                return error
-            }
+        self.prepare = { json throws(JSONFieldError) in
+            let input = try Input.decode(json)
+            return PreparedInput(
+                compare: { expect, actual in
+                    let output: Output
+                    do throws(JSONFieldError) {
+                        output = try Output.decode(actual)
+                    } catch {
+                        return [Mismatch(malformedOutput: error)]
+                    }
+                    return compare(expect, output, input)
+                },
+                nullOutput: nullOutput(input))
         }
-        let judge: @Sendable (JSONValue, JSONValue, Input) -> [Mismatch] = { expect, actual, input in
-            let output: Output
-            do throws(JSONFieldError) {
-                output = try Output.decode(actual)
-            } catch {
-                return [Mismatch(malformedOutput: error)]
-            }
-            return compare(expect, output, input)
+    }
+
+    /// ``PreparedInput/compare`` for an input given as JSON (read each time). An input of the
+    /// wrong shape gives one mismatch on `input`: lint keeps such a case out of every loaded
+    /// corpus, so only a caller that builds its own case gets it, and the case is at fault.
+    public func compare(_ expect: JSONValue, _ actual: JSONValue, _ input: JSONValue) -> [Mismatch] {
+        do throws(JSONFieldError) {
+            return try prepare(input).compare(expect, actual)
+        } catch {
+            return [Mismatch("input", expected: "an input of \(name)'s shape", actual: error.description)]
         }
-        // Lint keeps an input of the wrong shape out of every loaded corpus: only a caller that
-        // builds its own case gets the mismatch below, and the case, not the output, is at fault.
-        @Sendable func inputMismatch(_ why: String) -> [Mismatch] {
-            [Mismatch("input", expected: "an input of \(Input.self)'s shape", actual: why)]
-        }
-        self.compare = { expect, actual, input in
-            do throws(JSONFieldError) {
-                return judge(expect, actual, try Input.decode(input))
-            } catch {
-                return inputMismatch(error.description)
-            }
-        }
-        self.decodeInput = { input throws(JSONFieldError) in try Input.decode(input) }
-        self.compareDecoded = { expect, actual, input in
-            guard let input = input as? Input else { return inputMismatch("a value of another operation's input type") }
-            return judge(expect, actual, input)
-        }
-        self.nullOutput = { input throws(JSONFieldError) in nullOutput(try Input.decode(input)) }
+    }
+
+    /// ``PreparedInput/nullOutput`` for an input given as JSON.
+    public func nullOutput(_ input: JSONValue) throws(JSONFieldError) -> JSONValue {
+        try prepare(input).nullOutput
     }
 }
 
-/// A value an operation reads from JSON: its members and how they are read.
+/// A value an operation reads from JSON.
 protocol OperationValue: Sendable {
-    /// Every member the value may have (an input) or that is read (an output).
-    static var fieldNames: [String] { get }
     init(_ fields: JSONFields) throws(JSONFieldError)
 }
 
-extension OperationValue {
-    static func read(_ value: JSONValue, as root: String, strict: Bool) throws(JSONFieldError) -> Self {
-        try Self(JSONFields(value, at: [.key(root)], known: fieldNames, strict: strict))
-    }
+/// An operation's input, read strictly: every member must be one the operation knows
+/// (``fieldNames``), with the type it wants (a typo in a corpus file is a lint error, not an
+/// ignored field).
+protocol OperationInput: OperationValue {
+    /// Every member the input may have.
+    static var fieldNames: [String] { get }
 }
-
-/// An operation's input, read strictly: every member must be one the operation knows, with the
-/// type it wants (a typo in a corpus file is a lint error, not an ignored field).
-protocol OperationInput: OperationValue {}
 
 extension OperationInput {
     /// Reads `input` (paths in errors start at `input`).
-    static func decode(_ input: JSONValue) throws(JSONFieldError) -> Self { try read(input, as: "input", strict: true) }
+    static func decode(_ input: JSONValue) throws(JSONFieldError) -> Self {
+        try Self(JSONFields(input, at: [.key("input")], known: fieldNames, strict: true))
+    }
 }
 
 /// An operation's output, read leniently: members the operation does not know are ignored (an
@@ -104,7 +98,9 @@ protocol OperationOutput: OperationValue {}
 
 extension OperationOutput {
     /// Reads `output` (paths in errors start at `output`).
-    static func decode(_ output: JSONValue) throws(JSONFieldError) -> Self { try read(output, as: "output", strict: false) }
+    static func decode(_ output: JSONValue) throws(JSONFieldError) -> Self {
+        try Self(JSONFields(output, at: [.key("output")], known: [], strict: false))
+    }
 }
 
 /// One way an output differs from what a case expects, or why it cannot be read at all.

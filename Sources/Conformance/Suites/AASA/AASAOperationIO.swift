@@ -12,14 +12,12 @@ extension AASASuite {
     }
 
     struct ValidateOutput: OperationOutput {
-        static let fieldNames = ["diagnostics"]
-        /// The codes reported, each once.
+        /// The codes reported (compared as a set, so a code reported twice counts once).
         let diagnostics: [String]
         init(_ fields: JSONFields) throws(JSONFieldError) {
             // The items are codes, or objects with a `code` (what the reference writes).
             guard let codes = try violationKeys(fields, "diagnostics") else { throw fields.error("diagnostics", "missing required field") }
-            var seen = Set<String>()
-            diagnostics = codes.filter { seen.insert($0).inserted }
+            diagnostics = codes
         }
     }
 
@@ -39,7 +37,6 @@ extension AASASuite {
 
     struct MatchOutput: OperationOutput {
         // Which rule decided (detail, component, pattern) is reported, not judged.
-        static let fieldNames = ["result"]
         let result: AASAMatchKind
         init(_ fields: JSONFields) throws(JSONFieldError) {
             result = try fields.oneOf("result", AASAMatchKind.self)
@@ -57,7 +54,6 @@ extension AASASuite {
     }
 
     struct EntitlementOutput: OperationOutput {
-        static let fieldNames = ["entry"]
         /// nil: no entry applies (`null`).
         let entry: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {

@@ -130,10 +130,11 @@ public enum AASASuite {
         guard looksLikeOne || domain != nil || appID != nil || json == nil else { return nil }
 
         let diagnostics = AASA.validate(document.bytes)
-        var fields = [CheckExplanation.Field("file", value: summary(of: document.bytes))]
+        let file = AASAFile.parse(document.bytes).0
+        var fields = [CheckExplanation.Field("file", value: summary(of: file, bytes: document.bytes.count))]
         if !document.urls.isEmpty {
             if let domain, let appID {
-                if let file = AASAFile.parse(document.bytes).0 {
+                if let file {
                     let matcher = file.matcher(appID: appID)
                     for url in document.urls {
                         let e = matcher.explain(url: url, domain: domain)
@@ -154,10 +155,10 @@ public enum AASASuite {
         return CheckExplanation(suite: "aasa", recognized: true, wording: wording, fields: fields, violations: violations)
     }
 
-    static func summary(of bytes: [UInt8]) -> String {
-        guard let file = AASAFile.parse(bytes).0, let applinks = file.applinks else { return "\(bytes.count) bytes" }
+    static func summary(of file: AASAFile?, bytes: Int) -> String {
+        guard let applinks = file?.applinks else { return "\(bytes) bytes" }
         let apps = Set(applinks.details.flatMap(\.appIDs))
-        return "\(bytes.count) bytes; applinks: \(applinks.details.count) entr\(applinks.details.count == 1 ? "y" : "ies")"
+        return "\(bytes) bytes; applinks: \(applinks.details.count) entr\(applinks.details.count == 1 ? "y" : "ies")"
             + (applinks.isDictionaryForm ? " (the oldest, dictionary form)" : "") + " for \(apps.count) app ID\(apps.count == 1 ? "" : "s")"
     }
 

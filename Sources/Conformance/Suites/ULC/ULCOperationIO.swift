@@ -12,7 +12,6 @@ extension ULCSuite {
     }
 
     struct ParseOutput: OperationOutput {
-        static let fieldNames = ["kind", "action", "success", "error", "violations"]
         let kind: String
         let action: String?
         let success: String?
@@ -68,7 +67,6 @@ extension ULCSuite {
     }
 
     struct HandleOutput: OperationOutput {
-        static let fieldNames = ["opened", "prompts", "backendAttempts", "userSignedIn", "backendSessionOpen", "elapsedSeconds"]
         struct Opened {
             let url: String
             /// Nil when not reported (so not known to be true).

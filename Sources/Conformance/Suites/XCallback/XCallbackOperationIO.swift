@@ -23,7 +23,6 @@ extension XCallbackSuite {
     }
 
     struct ParseOutput: OperationOutput {
-        static let fieldNames = ["kind", "scheme", "action", "source", "success", "error", "cancel", "parameters", "violations"]
         let kind: String
         /// `scheme`, `action`, `source`, `success`, `error`, `cancel` as reported, by name.
         let strings: [String: String]
@@ -89,7 +88,6 @@ extension XCallbackSuite {
     }
 
     struct CallbackOutput: OperationOutput {
-        static let fieldNames = ["open", "reason"]
         /// The URL opened; nil for `null` (nothing opened). The member must be there.
         let open: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {

@@ -17,7 +17,6 @@ extension XignQRSuite {
     }
 
     struct RedirectOutput: OperationOutput {
-        static let fieldNames = ["kind", "form", "pid", "sourceUrl", "browser", "violations"]
         static let stringFields = ["form", "pid", "sourceUrl", "browser"]
         let kind: String
         /// `form`, `pid`, `sourceUrl`, `browser` as reported, by name.
@@ -42,7 +41,6 @@ extension XignQRSuite {
     }
 
     struct PIDOutput: OperationOutput {
-        static let fieldNames = ["ok", "error", "process", "input", "repairs", "bytes", "fields"]
         let ok: Bool
         let error: String?
         let process: String?
@@ -59,16 +57,6 @@ extension XignQRSuite {
             repairs = try fields.optionalStringArray("repairs")
             bytes = try fields.optionalInt("bytes")
             self.fields = try fields.optionalList("fields") { $0.value }
-        }
-
-        /// The members compared for equality, as JSON (absent ones left out).
-        var compared: [String: JSONValue] {
-            var out: [String: JSONValue] = ["ok": .bool(ok)]
-            if let error { out["error"] = .string(error) }
-            if let process { out["process"] = .string(process) }
-            if let input { out["input"] = .string(input) }
-            if let bytes { out["bytes"] = .int(bytes) }
-            return out
         }
     }
 }

@@ -84,8 +84,11 @@ public enum XignQRSuite {
         ], required: ["ok"]),
         compare: { expect, actual, _ in
             var found: [Mismatch] = []
-            let compared = actual.compared
-            for key in ["ok", "error", "process", "input", "bytes"] { compareEqual(key, expect, compared[key], &found) }
+            compareEqual("ok", expect, .bool(actual.ok), &found)
+            compareEqual("error", expect, actual.error.map(JSONValue.string), &found)
+            compareEqual("process", expect, actual.process.map(JSONValue.string), &found)
+            compareEqual("input", expect, actual.input.map(JSONValue.string), &found)
+            compareEqual("bytes", expect, actual.bytes.map(JSONValue.int), &found)
             if let wanted = expect["repairs"] {
                 if let repairs = actual.repairs {
                     compareKeySets("repairs", expect, repairs, &found)
