@@ -283,8 +283,9 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         let tail = supervision.process?.stderrTail.text ?? ""
         // Kept in the notes with the stderr tail: when every case then passes alone, the notes
         // are the only evidence left.
-        supervision.replace(because: message + Self.stderrNote(tail))
-        wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: message + Self.stderrNote(tail)) }, shared: { _ in message })
+        let withTail = message + Self.stderrNote(tail)
+        supervision.replace(because: withTail)
+        wake += requests.endAll(generation: g, alone: { _ in .protocolError(message: withTail) }, shared: { _ in message })
     }
 
     private func handleExit(_ g: Int, _ how: String) {
@@ -313,9 +314,10 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         // Not pinned yet: each outstanding case runs again alone. If none of them fails alone
         // (a crash that depends on load, or a kill from outside), this note with the stderr
         // tail is what the reports keep of it.
-        supervision.note("the adapter died (\(how))" + Self.stderrNote(tail))
+        let note = Self.stderrNote(tail)
+        supervision.note("the adapter died (\(how))" + note)
         wake = requests.endAll(generation: g,
-                               alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + Self.stderrNote(tail)) },
+                               alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + note) },
                                shared: { "the adapter died (\(how)) with \($0) cases outstanding" })
     }
 
@@ -352,8 +354,11 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     static func clip(_ bytes: [UInt8]) -> String { clip(String(decoding: bytes.prefix(200), as: UTF8.self)) }
 
-    static func clip(_ text: String) -> String {
-        text.count <= 200 ? text : String(text.prefix(197)) + "..."
+    /// The text cut to `limit` characters, ending in `...` when cut (counting stops at the
+    /// limit: a line may be a megabyte).
+    static func clip(_ text: String, characters limit: Int = 200) -> String {
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end != text.endIndex else { return text }
+        return String(text.prefix(limit - 3)) + "..."
     }
 
     static func stderrNote(_ tail: String) -> String {

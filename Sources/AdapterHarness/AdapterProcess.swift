@@ -183,7 +183,7 @@ final class AdapterProcess: @unchecked Sendable {
     static func readLines(fd: Int32, maxLine: Int, _ handle: ([LineEvent]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var pending: [UInt8] = []
-        var overflowed = 0   // > 0 while skipping the rest of a too-long line
+        var skipping = false   // while dropping the rest of a too-long line
         var events: [LineEvent] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -194,18 +194,18 @@ final class AdapterProcess: @unchecked Sendable {
                 while start < n {
                     let newline = ByteSearch.first(0x0A, in: b, from: start, to: n)
                     let piece = start..<newline
-                    if overflowed > 0 {
-                        overflowed += piece.count
+                    if skipping {
+                        // dropped
                     } else if pending.count + piece.count > maxLine {
-                        overflowed = pending.count + piece.count
+                        events.append(.tooLong(pending.count + piece.count))
                         pending.removeAll(keepingCapacity: true)
-                        events.append(.tooLong(overflowed))
+                        skipping = true
                     } else {
                         pending.append(contentsOf: b[piece])
                     }
                     guard newline < n else { break }
-                    if overflowed > 0 {
-                        overflowed = 0
+                    if skipping {
+                        skipping = false
                     } else {
                         events.append(.line(pending))
                         pending.removeAll(keepingCapacity: true)
@@ -218,6 +218,6 @@ final class AdapterProcess: @unchecked Sendable {
                 events.removeAll(keepingCapacity: true)
             }
         }
-        if overflowed == 0 && !pending.isEmpty { handle([.line(pending)]) }
+        if !skipping && !pending.isEmpty { handle([.line(pending)]) }
     }
 }

@@ -82,7 +82,7 @@ struct ProcessSupervision {
         if process != nil { return .ready }
         if starting { return .wait }
         if launches > maxRestarts {
-            let why = "given up after \(maxRestarts) restart\(maxRestarts == 1 ? "" : "s")" + (notes.last.map { "; last: " + ($0.count <= 300 ? $0 : String($0.prefix(297)) + "...") } ?? "")
+            let why = "given up after \(maxRestarts) restart\(maxRestarts == 1 ? "" : "s")" + (notes.last.map { "; last: " + AdapterImplementation.clip($0, characters: 300) } ?? "")
             gaveUp = why
             return .fail(why)
         }

@@ -38,14 +38,15 @@ final class Progress: @unchecked Sendable {
     private var finished = false
     private var heartbeat: DispatchSourceTimer?
 
-    static let logInterval: Duration = .seconds(5)
+    /// Seconds between two lines in a log.
+    static let logSeconds = 5
 
     init(label: String, enabled: Bool) {
         self.label = label
         self.enabled = enabled
         guard enabled, !live else { return }
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + 5, repeating: 5)
+        timer.schedule(deadline: .now() + .seconds(Self.logSeconds), repeating: .seconds(Self.logSeconds))
         timer.setEventHandler { [weak self] in self?.logLine() }
         timer.resume()
         heartbeat = timer

@@ -8,11 +8,12 @@
 /// value.serialized()                 // {"seq":7,"output":{"kind":"ulc"}}
 /// ```
 public enum JSONSerializer {
-    /// Appends the JSON text of `value` to `out`.
-    public static func write(_ value: JSONValue, to out: inout [UInt8], pretty: Bool = false, sortKeys: Bool = false) {
+    /// Appends the JSON text of `value` to `out`; pretty text as it stands `level` levels deep
+    /// (its lines after the first indented two spaces more a level).
+    public static func write(_ value: JSONValue, to out: inout [UInt8], pretty: Bool = false, sortKeys: Bool = false, level: Int = 0) {
         var writer = Writer(out: [], pretty: pretty, sortKeys: sortKeys)
         swap(&writer.out, &out)
-        writer.write(value, indent: 0)
+        writer.write(value, indent: level)
         swap(&writer.out, &out)
     }
 }

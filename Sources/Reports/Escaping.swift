@@ -202,7 +202,9 @@ public enum Escaping {
 
     /// The text cut to ``markdownLimit`` characters, ending in `...` when cut.
     private static func bounded(_ text: String) -> String {
-        text.count > markdownLimit ? String(text.prefix(markdownLimit - 3)) + "..." : text
+        // Counting stops at the limit: an output may be 256 KiB long.
+        guard let end = text.index(text.startIndex, offsetBy: markdownLimit, limitedBy: text.endIndex), end != text.endIndex else { return text }
+        return String(text.prefix(markdownLimit - 3)) + "..."
     }
 
     // MARK: HTML

@@ -32,13 +32,11 @@ public enum JSONReport {
         try out.write(first ? "]\n}\n" : "\n  ]\n}\n")
     }
 
-    /// Writes the pretty JSON text of `value` as it stands `levels` deep: its lines after the
-    /// first indented by two spaces a level (a line feed occurs in pretty JSON only between
-    /// tokens, never inside a string, which writes it `\n`).
+    /// Writes the pretty JSON text of `value` as it stands `levels` deep.
     static func write(_ value: JSONValue, levels: Int, to out: ReportOutput) throws {
         var bytes: [UInt8] = []
-        JSONSerializer.write(value, to: &bytes, pretty: true)
-        try out.write(utf8: bytes, indent: 2 * levels)
+        JSONSerializer.write(value, to: &bytes, pretty: true, level: levels)
+        try out.write(utf8: bytes)
     }
 
     /// Every member before `results`.

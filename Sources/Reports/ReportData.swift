@@ -3,7 +3,7 @@ import ResultsStore
 
 /// What a report shows about one run: the small parts read from the store at once (the run,
 /// its implementations and requirements, outcome counts per implementation and suite, the
-/// requirement matrix, case durations), and the results themselves read one at a time from
+/// requirement matrix, with case durations), and the results themselves read one at a time from
 /// the store when a report reaches them (``forEachResult(implementation:suite:_:)``), so that
 /// memory does not grow with the run.
 public struct ReportData: Sendable {
@@ -15,8 +15,6 @@ public struct ReportData: Sendable {
     /// Requirements (rows) by implementations (columns), in registry order; requirements no
     /// case judged are left out.
     public let matrix: [MatrixRow]
-    /// Summed case durations in nanoseconds, per implementation id and suite.
-    let durations: [Int64: [String: Int64]]
 
     /// Reads a run's counts from the store; nil when there is no such run.
     public static func load(from store: ResultsStore, run id: Int64) throws -> ReportData? {
@@ -24,8 +22,7 @@ public struct ReportData: Sendable {
         let requirements = try store.requirements(run: id)
         return ReportData(store: store, run: run, implementations: try store.implementations(run: id), requirements: requirements,
                           summary: try store.summary(run: id),
-                          matrix: matrix(requirements, try store.requirementTallies(run: id)),
-                          durations: try store.caseDurations(run: id))
+                          matrix: matrix(requirements, try store.requirementTallies(run: id)))
     }
 
     public func implementation(_ id: Int64) -> ImplementationInfo? {
@@ -58,18 +55,12 @@ public struct ReportData: Sendable {
     /// How many results have one of `outcomes`, of one implementation or of all.
     public func count(_ outcomes: Set<Outcome>, implementation: Int64? = nil) -> Int {
         summary.filter { implementation == nil || $0.implementationID == implementation }
-            .reduce(0) { total, row in total + outcomes.reduce(0) { $0 + row.count($1) } }
+            .reduce(0) { $0 + $1.count(outcomes) }
     }
 
     /// Summed wall time of the cases of one implementation and suite (or of the whole run), in nanoseconds.
-    public func caseNanos(implementation: Int64? = nil, suite: String? = nil) -> Int64 {
-        durations.filter { implementation == nil || $0.key == implementation }.values
-            .reduce(Int64(0)) { total, bySuite in total + bySuite.filter { suite == nil || $0.key == suite }.values.reduce(0, +) }
-    }
-
-    /// Total wall time of the cases, in seconds.
-    public var caseSeconds: Double {
-        Double(caseNanos()) / 1e9
+    public var caseNanos: Int64 {
+        summary.reduce(0) { $0 + $1.nanos }
     }
 
     /// One row of the cross-implementation matrix: a requirement, and per implementation the

@@ -27,19 +27,9 @@ public final class ReportOutput {
         if handle != nil, buffer.count >= Self.bufferBytes { try flush() }
     }
 
-    /// Appends UTF-8 `bytes`, with `indent` spaces after each line feed among them.
-    public func write(utf8 bytes: [UInt8], indent: Int = 0) throws {
-        if indent == 0 {
-            buffer.append(contentsOf: bytes)
-        } else {
-            var start = 0
-            while let newline = bytes[start...].firstIndex(of: 0x0A) {
-                buffer.append(contentsOf: bytes[start...newline])
-                buffer.append(contentsOf: repeatElement(0x20, count: indent))
-                start = newline + 1
-            }
-            buffer.append(contentsOf: bytes[start...])
-        }
+    /// Appends UTF-8 `bytes`.
+    public func write(utf8 bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if handle != nil, buffer.count >= Self.bufferBytes { try flush() }
     }
 

@@ -109,7 +109,11 @@ public struct SummaryRow: Sendable, Hashable {
     public let counts: [Outcome: Int]
     /// Passes that a null implementation would also have earned.
     public let nullAlsoPass: Int
+    /// Summed wall time of the cases, in nanoseconds.
+    public let nanos: Int64
 
     public var total: Int { counts.values.reduce(0, +) }
     public func count(_ outcome: Outcome) -> Int { counts[outcome] ?? 0 }
+    /// Results with one of `outcomes`.
+    public func count(_ outcomes: Set<Outcome>) -> Int { outcomes.reduce(0) { $0 + count($1) } }
 }

@@ -122,18 +122,4 @@ extension ResultsStore {
             }
         }
     }
-
-    /// The summed durations of a run's cases, in nanoseconds, per implementation id and suite.
-    public func caseDurations(run: Int64) throws -> [Int64: [String: Int64]] {
-        try pool.read { db in
-            var durations: [Int64: [String: Int64]] = [:]
-            try db.exactEach("""
-                SELECT implementationId, suite, SUM(durationNanos) AS nanos FROM caseResult
-                WHERE runId = ? GROUP BY implementationId, suite
-                """, [.integer(run)]) { row in
-                durations[row.int64("implementationId"), default: [:]][row.text("suite")] = row.int64("nanos")
-            }
-            return durations
-        }
-    }
 }

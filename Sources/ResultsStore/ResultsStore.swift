@@ -142,10 +142,12 @@ public final class ResultsStore: Sendable {
         }
     }
 
-    /// Records how an implementation fared in a run: its status; notes (restarts and why);
-    /// the expected-failures file used.
+    /// Records how an implementation fared in a run: its status; notes (restarts and why), kept
+    /// within ``ResultLimits`` as a result's output is where the store writes it; the
+    /// expected-failures file used.
     public func setImplementationStatus(run: Int64, implementation: Int64, status: ImplementationStatus, notes: [String],
                                         expectedFailures: String?) throws {
+        let notes = ResultLimits.kept(notes: notes)
         try pool.write { db in
             try db.exactExecute("""
                 UPDATE runImplementation SET status = ?, notes = ?, expectedFailures = ?
@@ -219,26 +221,31 @@ public final class ResultsStore: Sendable {
         try pool.read { db in
             let rows = try db.exactRows("""
                 SELECT implementationId, suite, outcome, COUNT(*) AS n,
-                       SUM(CASE WHEN outcome = ? AND nullWouldPass THEN 1 ELSE 0 END) AS nullPass
+                       SUM(CASE WHEN outcome = ? AND nullWouldPass THEN 1 ELSE 0 END) AS nullPass,
+                       SUM(durationNanos) AS nanos
                 FROM caseResult WHERE runId = ?
                 GROUP BY implementationId, suite, outcome
                 ORDER BY implementationId, MIN(id)
                 """, [.raw(Outcome.pass), .integer(run)]) { row in
                 (implementation: row.int64("implementationId"), suite: row.text("suite"),
-                 outcome: row.value("outcome", or: Outcome.errored), n: row.int("n"), nullPass: row.int("nullPass"))
+                 outcome: row.value("outcome", or: Outcome.errored), n: row.int("n"), nullPass: row.int("nullPass"),
+                 nanos: row.int64("nanos"))
             }
             var order: [(Int64, String)] = []
             var counts: [String: [Outcome: Int]] = [:]
             var nulls: [String: Int] = [:]
+            var nanos: [String: Int64] = [:]
             for row in rows {
                 let key = "\(row.implementation)|\(row.suite)"
                 if counts[key] == nil { order.append((row.implementation, row.suite)) }
                 counts[key, default: [:]][row.outcome, default: 0] += row.n
                 nulls[key, default: 0] += row.nullPass
+                nanos[key, default: 0] += row.nanos
             }
             return order.map { impl, suite in
                 let key = "\(impl)|\(suite)"
-                return SummaryRow(implementationID: impl, suite: suite, counts: counts[key] ?? [:], nullAlsoPass: nulls[key] ?? 0)
+                return SummaryRow(implementationID: impl, suite: suite, counts: counts[key] ?? [:], nullAlsoPass: nulls[key] ?? 0,
+                                  nanos: nanos[key] ?? 0)
             }
         }
     }

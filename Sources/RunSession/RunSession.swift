@@ -113,7 +113,7 @@ public final class RunSession {
                                         run: runID)
             try runner.recordNotRun(reason: why, expectedFailures: plan.expectedFailures, sink: sink(id))
             try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
-                                              notes: ResultLimits.kept(notes: [error.message]),
+                                              notes: [error.message],
                                               expectedFailures: plan.expectedFailures?.path)
             return false
         case .success(let announced):
@@ -134,7 +134,7 @@ public final class RunSession {
             }
             await implementation.stop()
             try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
-                                              notes: ResultLimits.kept(notes: implementation.notes),
+                                              notes: implementation.notes,
                                               expectedFailures: plan.expectedFailures?.path)
             return true
         }

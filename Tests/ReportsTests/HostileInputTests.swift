@@ -85,6 +85,8 @@ struct HostileInputTests {
         for line in lines where line.hasPrefix("#") {
             #expect(headings.contains { line.hasPrefix($0) }, "a heading the report did not write: \(line)")
         }
+        #expect(lines.contains { $0.hasPrefix("  - ") }, "the hostile notes are listed, so the loop below looks at them")
+        #expect(lines.contains { line in line.hasPrefix("|") } && lines.contains { $0.hasPrefix("#") })
         for line in lines {
             // The first word of a list item's text must not open a block (heading, quote, list).
             let item = line.drop { $0 == " " }
