@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
-        .testTarget(name: "AASATests", dependencies: ["AASA", "LinkJSON"]),
+        .testTarget(name: "AASATests", dependencies: ["AASA", "LinkJSON", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),

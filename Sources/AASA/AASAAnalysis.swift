@@ -30,25 +30,24 @@ public enum AASARuleAnalysis {
             let matcher = file.matcher(appID: appID)
             let facts = matcher.rules.map(RuleFacts.init)
             for j in facts.indices {
-                let later = facts[j]
+                let later = facts[j].compiled.rule
                 var found: Finding?
                 for i in 0..<j where found == nil {
                     budget -= 1
                     if budget < 0 { return out }
-                    let earlier = facts[i]
-                    if earlier.compiled.rule.sameBehaviour(as: later.compiled.rule) {
-                        found = Finding(code: .ruleDuplicate, appID: appID, rule: later.compiled.rule, earlier: earlier.compiled.rule)
+                    if facts[i].normalizedPath == facts[j].normalizedPath && facts[i].compiled.rule.sameSettings(as: later) {
+                        found = Finding(code: .ruleDuplicate, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                     }
                 }
-                if found == nil && later.compiled.rule.exclude {
+                if found == nil && later.exclude {
                     for i in 0..<j where !facts[i].compiled.rule.exclude && facts[i].isCatchAll {
-                        found = Finding(code: .excludeAfterCatchAll, appID: appID, rule: later.compiled.rule, earlier: facts[i].compiled.rule)
+                        found = Finding(code: .excludeAfterCatchAll, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                         break
                     }
                 }
-                if found == nil && !later.isEmpty {
-                    for i in 0..<j where facts[i].covers(later) {
-                        found = Finding(code: .ruleUnreachable, appID: appID, rule: later.compiled.rule, earlier: facts[i].compiled.rule)
+                if found == nil && !facts[j].isEmpty {
+                    for i in 0..<j where facts[i].covers(facts[j]) {
+                        found = Finding(code: .ruleUnreachable, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                         break
                     }
                 }
@@ -63,7 +62,7 @@ public enum AASARuleAnalysis {
         var out: [AASADiagnostic] = []
         for f in findings(file) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
             let (line, column) = locations.nearestLocation(of: f.rule.pointer)
-            let earlier = "details[\(f.earlier.detail)] \(f.earlier.isLegacy ? "paths" : "components")[\(f.earlier.origin.index)] \(f.earlier.text)"
+            let earlier = f.earlier.place
             let message: String
             switch f.code {
             case .ruleDuplicate:
@@ -86,11 +85,14 @@ public enum AASARuleAnalysis {
         let fragmentUniversal: Bool
         let isEmpty: Bool
         let pathPrefix: [UInt32]
+        /// The path after the slash rules, made once (duplicates compare it pairwise).
+        let normalizedPath: String
 
         static let anyPath = AASAPatternCompiler.compile("/*", as: .path, options: .init())
 
         init(_ compiled: AASACompiledRule) {
             self.compiled = compiled
+            normalizedPath = compiled.rule.normalizedPath
             pathUniversal = compiled.path.includes(Self.anyPath) == true
             fragmentUniversal = compiled.fragment.isUniversal
             switch compiled.query {

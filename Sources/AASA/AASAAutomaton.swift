@@ -139,26 +139,9 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the automaton accepts `input`, adding to `steps` one per (state, input scalar)
     /// pair visited: never more than `input.count x stateCount` (plus `stateCount` for the end).
+    /// The simulation is the one matching uses where no table fits (``AASAFlatNFA``).
     public func accepts(_ input: [UInt32], steps: inout Int) -> Bool {
-        var current: [Int] = [0]
-        var next: [Int] = []
-        var mark = [Int](repeating: -1, count: stateCount)
-        current.reserveCapacity(stateCount)
-        next.reserveCapacity(stateCount)
-        for (position, c) in input.enumerated() {
-            steps += current.count
-            next.removeAll(keepingCapacity: true)
-            for s in current {
-                for t in transitions[s] where mark[t.target] != position && t.label.contains(c) {
-                    mark[t.target] = position
-                    next.append(t.target)
-                }
-            }
-            if next.isEmpty { return false }
-            swap(&current, &next)
-        }
-        steps += current.count
-        return current.contains { accepting[$0] }
+        AASAFlatNFA(self).accepts(input, steps: &steps)
     }
 
     /// The states reached from `states` on `c` (sorted, each once).

@@ -8,7 +8,10 @@
 /// let a = AASAPatternCompiler.compile("/buy/*", as: .path, options: .init())
 /// AASADFA(a)!.accepts(Array("/buy/42".unicodeScalars.map(\.value)))   // true
 /// ```
-public struct AASADFA: Sendable, Hashable {
+///
+/// A class, not a struct: the matcher reaches it once per rule tried, and a reference is one
+/// retain where a struct of six arrays would be six.
+public final class AASADFA: Sendable {
     /// Class of each ASCII scalar.
     let asciiClass: [UInt8]
     /// Classes of the scalars from 128 up: each range's lower bound and class, sorted.
@@ -104,7 +107,7 @@ public struct AASADFA: Sendable, Hashable {
 /// three parallel arrays (lowest scalar, highest scalar, target), one entry per label range, so
 /// the matching loop reads plain integers and touches no reference count. Used where the
 /// deterministic table would be too large (hundreds of `$(lang)` alternatives after a `*`).
-struct AASAFlatNFA: Sendable {
+final class AASAFlatNFA: Sendable {
     let first: [Int32]      // state s's edges are first[s]..<first[s + 1]
     let low: [UInt32]
     let high: [UInt32]

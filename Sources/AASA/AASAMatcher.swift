@@ -52,6 +52,18 @@ public struct AASACompiledRule: Sendable {
         if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a) } else { wholeQueryMatcher = nil }
     }
 
+    /// States of all the rule's automata: with the input's length, what bounds the steps of
+    /// matching (at most (length + 1) x states, whatever the patterns).
+    public var stateCount: Int {
+        var n = path.stateCount + fragment.stateCount
+        switch query {
+        case .whole(let a): n += a.stateCount
+        case .items(let items): n += items.reduce(0) { $0 + $1.value.stateCount }
+        case .ignored: break
+        }
+        return n
+    }
+
     /// Whether this rule decides `input`: ``failures(_:steps:)`` without listing them, stopping
     /// at the first part that does not match (what matching needs; explaining needs the list).
     func decides(_ input: inout AASAInput, steps: inout Int) -> Bool {
@@ -170,7 +182,7 @@ public struct AASAMatchResult: Sendable, Hashable {
     public static let noMatch = AASAMatchResult(kind: .noMatch, detail: nil, component: nil, pattern: nil, rule: nil)
 
     init(deciding rule: AASARule) {
-        kind = rule.exclude ? .exclude : .match
+        kind = rule.matchKind
         detail = rule.detail
         component = rule.origin.index
         pattern = rule.text
@@ -195,9 +207,8 @@ public struct AASARuleTrial: Sendable, Hashable, CustomStringConvertible {
     public var decided: Bool { failed.isEmpty }
 
     public var description: String {
-        let place = "details[\(rule.detail)] \(rule.isLegacy ? "paths" : "components")[\(rule.origin.index)] \(rule.text)"
-        if decided { return "\(place): decides, \(rule.exclude ? "exclude" : "match")" }
-        return "\(place): no, \(failed.map(\.description).joined(separator: ", ")) did not match"
+        if decided { return "\(rule.place): decides, \(rule.matchKind.rawValue)" }
+        return "\(rule.place): no, \(failed.map(\.description).joined(separator: ", ")) did not match"
     }
 }
 
@@ -236,8 +247,10 @@ public struct AASAMatcher: Sendable {
     public func match(url: String, domain: String, steps: inout Int) -> AASAMatchResult {
         guard let parts = AASAURLParts.read(url), parts.problem(domain: domain) == nil else { return .noMatch }
         var input = AASAInput(url: parts)
-        for compiled in rules where compiled.decides(&input, steps: &steps) {
-            return AASAMatchResult(deciding: compiled.rule)
+        // By index: binding each compiled rule to a name would copy it, with every automaton and
+        // table it holds retained and released, for each rule tried.
+        for i in rules.indices where rules[i].decides(&input, steps: &steps) {
+            return AASAMatchResult(deciding: rules[i].rule)
         }
         return .noMatch
     }
@@ -253,11 +266,11 @@ public struct AASAMatcher: Sendable {
         var input = AASAInput(url: parts)
         var steps = 0
         var trials: [AASARuleTrial] = []
-        for compiled in rules {
-            let failed = compiled.failures(&input, steps: &steps)
-            trials.append(AASARuleTrial(rule: compiled.rule, failed: failed))
+        for i in rules.indices {
+            let failed = rules[i].failures(&input, steps: &steps)
+            trials.append(AASARuleTrial(rule: rules[i].rule, failed: failed))
             if failed.isEmpty {
-                return AASAExplanation(urlProblem: nil, trials: trials, result: AASAMatchResult(deciding: compiled.rule))
+                return AASAExplanation(urlProblem: nil, trials: trials, result: AASAMatchResult(deciding: rules[i].rule))
             }
         }
         return AASAExplanation(urlProblem: nil, trials: trials, result: .noMatch)

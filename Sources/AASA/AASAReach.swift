@@ -155,7 +155,7 @@ public enum AASADiff {
         struct Pair: Hashable { let old: Int?; let new: Int? }
         var witnesses: [Pair: String] = [:]
         var order: [Pair] = []
-        func kind(_ rule: AASARule?) -> AASAMatchKind { rule.map { $0.exclude ? .exclude : .match } ?? .noMatch }
+        func kind(_ rule: AASARule?) -> AASAMatchKind { rule?.matchKind ?? .noMatch }
         space.forEach { matched, p, q, f in
             let o = matched.first(in: 0..<nOld)
             let n = matched.first(in: nOld..<(nOld + nNew)).map { $0 - nOld }

@@ -57,6 +57,14 @@ public struct AASARule: Sendable, Hashable {
         return JSONValue.object(object).serialized()
     }
 
+    /// Where the rule is written, for messages: `details[0] components[2] {"/":"/buy/*"}`.
+    public var place: String {
+        "details[\(detail)] \(isLegacy ? "paths" : "components")[\(origin.index)] \(text)"
+    }
+
+    /// What the rule answers when it decides.
+    public var matchKind: AASAMatchKind { exclude ? .exclude : .match }
+
     /// The path pattern after the slash rules (`//buy/` reads as `/buy`).
     public var normalizedPath: String {
         var view = String.UnicodeScalarView()
@@ -67,7 +75,12 @@ public struct AASARule: Sendable, Hashable {
     /// Same behaviour: equal patterns (paths after the slash rules), exclusion and flags,
     /// wherever written.
     public func sameBehaviour(as other: AASARule) -> Bool {
-        normalizedPath == other.normalizedPath && query == other.query && fragment == other.fragment && exclude == other.exclude
+        normalizedPath == other.normalizedPath && sameSettings(as: other)
+    }
+
+    /// Everything but the path equal: query, fragment, exclusion and flags.
+    func sameSettings(as other: AASARule) -> Bool {
+        query == other.query && fragment == other.fragment && exclude == other.exclude
             && caseSensitive == other.caseSensitive && percentEncoded == other.percentEncoded
     }
 }

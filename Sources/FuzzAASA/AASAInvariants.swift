@@ -118,7 +118,7 @@ enum AASAInvariants {
         // character is a byte of the URL, or three (a %XX escape) for a non-ASCII byte under
         // percentEncoded, so no component is longer than `length`.
         let length = url.utf8.count + 2 * url.utf8.filter { $0 >= 0x80 }.count
-        let states = matcher.rules.reduce(0) { $0 + stateCount($1) }
+        let states = matcher.rules.reduce(0) { $0 + $1.stateCount }
         let bound = (length + 1) * states + 2 * matcher.rules.count
         p.check(steps <= bound, "matching takes at most (URL length + 1) x states steps",
                 "\(steps) steps > \(bound) for \(url.utf8.count) bytes, \(states) states in \(matcher.rules.count) rules")
@@ -126,7 +126,7 @@ enum AASAInvariants {
         // The result names a rule of the app, as written.
         if let rule = result.rule {
             let index = matcher.rules.firstIndex { $0.rule == rule }
-            p.check(index != nil && result.kind == (rule.exclude ? .exclude : .match) && result.detail == rule.detail
+            p.check(index != nil && result.kind == rule.matchKind && result.detail == rule.detail
                     && result.component == rule.origin.index && result.pattern == rule.text,
                     "a decided result names a rule of the app, as written", "\(result.kind) \(result.pattern ?? "")")
             let entry = file.applinks?.details.first { $0.key == rule.detail }
@@ -165,16 +165,6 @@ enum AASAInvariants {
         let problem = parts == nil ? AASAURLProblem.unreadable : parts!.problem(domain: domain)
         p.check(explanation.urlProblem == problem, "explain names the URL's problem",
                 "\(url): \(String(describing: explanation.urlProblem)) vs \(String(describing: problem))")
-    }
-
-    static func stateCount(_ rule: AASACompiledRule) -> Int {
-        var n = rule.path.stateCount + rule.fragment.stateCount
-        switch rule.query {
-        case .whole(let a): n += a.stateCount
-        case .items(let items): n += items.reduce(0) { $0 + $1.value.stateCount }
-        case .ignored: break
-        }
-        return n
     }
 
     /// A URL on the fallback domain made of the rule's shortest accepted path, query and

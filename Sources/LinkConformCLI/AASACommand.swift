@@ -126,12 +126,12 @@ struct AASACommand: ParsableCommand {
                 var lines: [String] = []
                 if report.rules.isEmpty { lines.append("no rule of the file applies to \(Escaping.terminal(report.appID))") }
                 for r in report.rules {
-                    let head = "#\(r.index) \(Escaping.terminal(r.rule.text))"
+                    let head = place(r.rule, index: r.index)
                     switch r.verdict {
                     case .reachable(let url): lines.append("\(head): reachable \(Escaping.terminal(url))")
                     case .dead(let covers) where covers.isEmpty: lines.append("\(head): dead, matches no URL")
                     case .dead(let covers):
-                        let by = covers.map { "#\($0) " + Escaping.terminal(report.rules[$0].rule.text) }.joined(separator: ", ")
+                        let by = covers.map { place(report.rules[$0].rule, index: $0) }.joined(separator: ", ")
                         lines.append("\(head): dead, decided first by \(by)")
                     case .undecided(let reason): lines.append("\(head): undecided (\(Escaping.terminal(reason)))")
                     }

@@ -1,5 +1,6 @@
 import Testing
 import AASA
+import SeededRandom
 
 /// `AASADiff`: every change of answer between two versions, with witnesses that the matchers of
 /// both versions confirm.
@@ -100,20 +101,25 @@ struct DiffTests {
     /// Generated pairs: a file against itself gives nothing; against a mutated copy, every
     /// sampled URL whose answer differs falls in a reported (old rule, new rule) class.
     @Test func generatedPairs() {
-        var rng = SeededGenerator(state: 0xD1FF)
+        var rng = SeededGenerator(seed: 0xD1FF)
+        var complete = 0, differing = 0
         for _ in 0..<40 {
             let a = RuleGen.file(&rng, rules: Int.random(in: 1...5, using: &rng))
             let b = RuleGen.file(&rng, rules: Int.random(in: 1...5, using: &rng))
             #expect(Self.diff(a, a).changes.isEmpty)
             let r = Self.diff(a, b)
             guard r.complete else { continue }
+            complete += 1
             let ma = parsed(a)!.matcher(appID: app), mb = parsed(b)!.matcher(appID: app)
             for _ in 0..<60 {
                 let url = RuleGen.url(&rng)
                 let x = ma.match(url: url, domain: domain), y = mb.match(url: url, domain: domain)
                 guard x.kind != y.kind else { continue }
+                differing += 1
                 #expect(r.changes.contains { $0.oldRule == x.rule && $0.newRule == y.rule }, "\(url) \(x.kind) -> \(y.kind) not reported for \(a) vs \(b)")
             }
         }
+        // The sampling must have looked at something: complete diffs, and URLs whose answer changed.
+        #expect(complete >= 20 && differing >= 20, "complete \(complete), differing URLs \(differing)")
     }
 }

@@ -164,7 +164,7 @@ public enum AASASuite {
 
     static func outcome(_ r: AASAMatchResult) -> String {
         guard let rule = r.rule else { return r.kind.rawValue }
-        return "\(r.kind.rawValue) by details[\(rule.detail)] \(rule.isLegacy ? "paths" : "components")[\(rule.origin.index)] \(rule.text)"
+        return "\(r.kind.rawValue) by \(rule.place)"
     }
 
     /// Why: the URL problem, or each rule tried, in order (the first ten).
