@@ -200,7 +200,7 @@ struct AdapterZooTests {
 @Suite(.serialized)
 struct AdapterSignalTests {
     func masks() async throws -> (blocked: UInt64, ignored: UInt64) {
-        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "signals"]))
+        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "signals"], timeout: .seconds(60)))
         _ = try await adapter.start()
         let answer = await adapter.run(Request(caseID: "probe", operation: "ulc.parse", input: ["link": "x"]))
         await adapter.stop()
@@ -218,7 +218,7 @@ struct AdapterSignalTests {
         let leaked = open("/dev/null", O_RDONLY)
         try #require(leaked >= 3)
         defer { close(leaked) }
-        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "fds"]))
+        let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", AdapterZooTests.zoo, "fds"], timeout: .seconds(60)))
         _ = try await adapter.start()
         let answer = await adapter.run(Request(caseID: "probe", operation: "ulc.parse", input: ["link": "x"]))
         await adapter.stop()
