@@ -54,7 +54,10 @@ let package = Package(
                                                    .product(name: "Crypto", package: "swift-crypto")]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
         // give-up), and the server side behind `linkconform adapter`.
-        .target(name: "AdapterHarness", dependencies: ["Conformance", "LinkJSON", "LinkURL"]),
+        // Child processes started clean (posix_spawn: empty signal mask, default dispositions,
+        // no stray descriptors), for adapters, prepare steps, git and the tests.
+        .target(name: "ChildProcess"),
+        .target(name: "AdapterHarness", dependencies: ["Conformance", "LinkJSON", "LinkURL", "ChildProcess"]),
         .target(name: "ResultsStore", dependencies: [
             "Conformance", "LinkJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -63,9 +66,9 @@ let package = Package(
         .target(name: "Reports", dependencies: ["ResultsStore", "Conformance", "LinkJSON"]),
         // One run from start to final status (prepare, start, distinct names, results streamed
         // into the store, not-run results): what `linkconform run` and the benchmark share.
-        .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON"]),
+        .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON", "ChildProcess"]),
         .target(name: "LinkConformCLI", dependencies: [
-            "Conformance", "AdapterHarness", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
+            "Conformance", "AdapterHarness", "ChildProcess", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -91,18 +94,19 @@ let package = Package(
 
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
-        .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom"]),
+        .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom", "ChildProcess"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "AASATests", dependencies: ["AASA", "LinkJSON", "SeededRandom"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON",
+        .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON", "ChildProcess",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RunSessionTests", dependencies: ["RunSession", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "FuzzTargets", "linkconform", "foundation-adapter"],
+        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter"],
                     exclude: ["Fixtures"]),
     ]
 )

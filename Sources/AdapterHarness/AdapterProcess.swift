@@ -1,3 +1,4 @@
+import ChildProcess
 import Conformance
 import Foundation
 import LinkURL

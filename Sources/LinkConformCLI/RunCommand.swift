@@ -1,5 +1,6 @@
 import AdapterHarness
 import ArgumentParser
+import ChildProcess
 import Conformance
 import Foundation
 import LinkJSON
@@ -132,16 +133,7 @@ enum GitInfo {
     }
 
     static func git(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let result = try? CapturedCommand.run(["git"] + arguments), result.status == 0 else { return nil }
+        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

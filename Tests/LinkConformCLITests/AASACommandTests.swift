@@ -11,7 +11,7 @@ struct AASACommandTests {
 
     static func write(_ files: [String: String]) -> String {
         let dir = CLI.temporaryDirectory()
-        for (name, text) in files { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8)) }
+        for (name, text) in files { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8)) }
         return dir
     }
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// Runs the built `linkconform` binary, as a user or a CI job would.
@@ -40,28 +41,15 @@ enum CLI {
         }
     }
 
+    /// Started through ``CapturedCommand`` (posix_spawn, close-on-exec pipes, no inherited
+    /// descriptors): with Foundation's `Process`, a long-lived child another test starts at the
+    /// same moment inherits this command's output pipe, and reading it to its end waits for
+    /// that other child (seen in CI: a 60 s poll of `report --list` that never returned).
     static func runBlocking(_ arguments: [String], stdin: Data? = nil, in directory: String?, program: String = binary) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? repository.path)
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full pipe never blocks the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let command = program == "/usr/bin/env" ? arguments : [program] + arguments
+        let result = try CapturedCommand.run(command, input: Array(stdin ?? Data()), workingDirectory: directory ?? repository.path)
+        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+                      stderr: String(decoding: result.stderr, as: UTF8.self))
     }
 
     static func temporaryDirectory() -> String {

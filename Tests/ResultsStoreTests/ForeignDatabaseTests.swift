@@ -49,7 +49,7 @@ struct ForeignDatabaseTests {
         #expect(FileManager.default.fileExists(atPath: path))
         _ = try ResultsStore(path: path)
         let empty = scratch("empty.sqlite")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         _ = try ResultsStore(path: empty)
     }
 }

@@ -1,9 +1,10 @@
+import ChildProcess
 import Conformance
 import Foundation
 import GRDB
 import LinkJSON
-import Testing
 @testable import ResultsStore
+import Testing
 
 /// The SQLite store: runs, batches, queries, and runs interrupted by a kill.
 struct ResultsStoreTests {
@@ -84,15 +85,12 @@ struct ResultsStoreTests {
                 db.execute("COMMIT")
                 if i == 500: print("ready", flush=True)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, ProcessInfo.processInfo.hostName]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        _ = out.fileHandleForReading.availableData   // waits for "ready"
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try SpawnedProcess(arguments: ["python3", "-c", script, path, ProcessInfo.processInfo.hostName],
+                                         workingDirectory: nil)
+        var ready: UInt8 = 0
+        _ = read(process.output, &ready, 1)   // waits for "ready"
+        process.terminate(SIGKILL)
+        process.waitForExit()
 
         let store = try ResultsStore(path: path)
         let run = try #require(try store.runs(limit: 1).first)

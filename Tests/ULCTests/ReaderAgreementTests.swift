@@ -1,6 +1,7 @@
-import SeededRandom
+import ChildProcess
 import Foundation
 import LinkURL
+import SeededRandom
 import Testing
 @testable import ULC
 
@@ -66,19 +67,10 @@ struct ReaderAgreementTests {
     }
 
     static func run(_ command: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
+        // Close-on-exec pipes (CapturedCommand): a child another test starts meanwhile cannot
+        // hold this one's output open.
+        let result = try CapturedCommand.run(command, input: Array(input.utf8))
+        guard result.status == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 }

@@ -21,28 +21,41 @@ import Foundation
 /// child.terminate(SIGKILL)
 /// child.waitForExit()   // "killed by signal 9"
 /// ```
-final class SpawnedProcess: @unchecked Sendable {
-    struct SpawnError: Error, CustomStringConvertible {
-        let description: String
+public final class SpawnedProcess: @unchecked Sendable {
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     /// Our ends of the child's standard input (write), output and error (read).
-    let input: Int32
-    let output: Int32
-    let error: Int32
+    public let input: Int32
+    public let output: Int32
+    public let error: Int32
+
+    /// How a child ended: an exit status, or the signal that killed it.
+    public struct Termination: Sendable, Equatable, CustomStringConvertible {
+        public let exitStatus: Int32?
+        public let signal: Int32?
+        /// `exit status 3`, `killed by signal 9`.
+        public var description: String {
+            if let exitStatus { return "exit status \(exitStatus)" }
+            return "killed by signal \(signal ?? 0)"
+        }
+    }
 
     private let lock = NSLock()
-    private var exit: String?
+    private var exit: Termination?
     private var inputOpen = true
 
-    init(arguments: [String], workingDirectory: String?, environment overrides: [String: String]) throws {
+    public init(arguments: [String], workingDirectory: String?, environment overrides: [String: String] = [:]) throws {
         // Pipes: the child's ends are dup2'ed onto 0, 1 and 2 (dup2 clears close-on-exec on the
         // copy); every original end is close-on-exec, so no child keeps a stray copy.
         var fds: [[Int32]] = []
         for _ in 0..<3 {
             var pair: [Int32] = [0, 0]
-            guard pipe(&pair) == 0 else {
+            // Close-on-exec from the start (pipe2): a process another thread starts meanwhile
+            // (Foundation's Process closes nothing) must not inherit an end and hold it open.
+            guard Self.makePipe(&pair) == 0 else {
                 let why = String(cString: strerror(errno))
                 for p in fds { close(p[0]); close(p[1]) }
                 throw SpawnError(description: "cannot make a pipe: \(why)")
@@ -126,7 +139,7 @@ final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Closes the child's standard input (it reads end of file), once.
-    func closeInput() {
+    public func closeInput() {
         let open = lock.withLock { () -> Bool in
             defer { inputOpen = false }
             return inputOpen
@@ -135,7 +148,7 @@ final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Whether the child has not ended yet (it is not reaped here: ``waitForExit()`` does that).
-    var isRunning: Bool {
+    public var isRunning: Bool {
         if lock.withLock({ exit != nil }) { return false }
         var info = siginfo_t()
         let found = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
@@ -146,7 +159,7 @@ final class SpawnedProcess: @unchecked Sendable {
     /// Sends a signal to the child, unless it is already reaped (its pid may belong to another).
     /// SIGKILL goes to its whole process group: a child of the adapter that holds its output
     /// open must not outlive it.
-    func terminate(_ signal: Int32) {
+    public func terminate(_ signal: Int32) {
         lock.withLock {
             if exit == nil { _ = kill(signal == SIGKILL ? -pid : pid, signal) }
         }
@@ -158,7 +171,13 @@ final class SpawnedProcess: @unchecked Sendable {
     /// The group is killed while the child is a zombie, not yet reaped: its pid, which is the
     /// group's number, cannot have been given to another process then.
     @discardableResult
-    func waitForExit() -> String {
+    public func waitForExit() -> String {
+        waitForTermination().description
+    }
+
+    /// ``waitForExit()``, as a value.
+    @discardableResult
+    public func waitForTermination() -> Termination {
         if let done = lock.withLock({ exit }) { return done }
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
@@ -166,7 +185,7 @@ final class SpawnedProcess: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let low = status & 0x7F
-        let how = low == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(low)"
+        let how = low == 0 ? Termination(exitStatus: (status >> 8) & 0xFF, signal: nil) : Termination(exitStatus: nil, signal: low)
         lock.withLock { exit = how }
         return how
     }
@@ -197,6 +216,21 @@ final class SpawnedProcess: @unchecked Sendable {
     private static let addChdir: AddChdir? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    /// `pipe2(O_CLOEXEC)` where the C library has it (looked up at run time: Glibc's module does
+    /// not declare it), else `pipe`, whose ends the caller marks close-on-exec.
+    private static func makePipe(_ pair: inout [Int32]) -> Int32 {
+        pair.withUnsafeMutableBufferPointer { buffer in
+            if let pipe2 = Self.pipe2 { return pipe2(buffer.baseAddress!, O_CLOEXEC) }
+            return pipe(buffer.baseAddress!)
+        }
+    }
+
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    private static let pipe2: Pipe2? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: Pipe2.self)
     }()
 
     /// A NULL-terminated array of C strings for the duration of `body`.
