@@ -103,6 +103,23 @@ extension ResultsStore {
                 DROP INDEX caseResult_byRun;
                 """)
         }
+        migrator.registerMigration("v5: what the corpus said about each case, once per corpus fingerprint") { db in
+            // A case's title, place and input (cut to `ResultsStore.storedInputBytes`), kept once
+            // for every corpus a run used: a report shows the input of a case that did not pass.
+            // Runs over an unchanged corpus add nothing.
+            try db.execute(sql: """
+                CREATE TABLE corpusCase (
+                    corpusFingerprint TEXT NOT NULL,
+                    suite TEXT NOT NULL,
+                    caseId TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    file TEXT NOT NULL,
+                    line INTEGER NOT NULL,
+                    input TEXT NOT NULL,
+                    PRIMARY KEY (corpusFingerprint, suite, caseId)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

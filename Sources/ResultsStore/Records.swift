@@ -100,6 +100,9 @@ extension StoredRequirement {
 public struct StoredResult: Sendable, Hashable {
     public let implementationID: Int64
     public let result: CaseResult
+    /// What the corpus said about the case (title, place, input), when it was asked for
+    /// (``ResultsStore/ResultFilter/withCases``) and the store has it.
+    public var corpusCase: StoredCase? = nil
 }
 
 /// Outcome counts for one implementation and suite in one run.

@@ -22,12 +22,17 @@ extension ResultsStore {
         public var outcomes: Set<Outcome>?
         /// At most this many results (nil: all).
         public var limit: Int?
+        /// Whether each result comes with what the corpus said about its case
+        /// (``StoredResult/corpusCase``, when the store has it).
+        public var withCases: Bool
 
-        public init(implementation: Int64? = nil, suite: String? = nil, outcomes: Set<Outcome>? = nil, limit: Int? = nil) {
+        public init(implementation: Int64? = nil, suite: String? = nil, outcomes: Set<Outcome>? = nil, limit: Int? = nil,
+                    withCases: Bool = false) {
             self.implementation = implementation
             self.suite = suite
             self.outcomes = outcomes
             self.limit = limit
+            self.withCases = withCases
         }
     }
 
@@ -61,10 +66,21 @@ extension ResultsStore {
         // id order: SQLite walks the sorted id list, so nothing but ids is ever sorted. Sorting
         // the rows themselves (what `... WHERE runId = ? ORDER BY id` does, through the unique
         // index) would hold every selected output in SQLite's sorter at once.
+        // The case's facts are kept per corpus fingerprint (`corpusCase`): one lookup by primary
+        // key per result, and only when asked for.
+        let cases = filter.withCases
+            ? (columns: "k.title AS caseTitle, k.file AS caseFile, k.line AS caseLine, k.input AS caseInput",
+               joins: """
+                   LEFT JOIN run r ON r.id = c.runId
+                   LEFT JOIN corpusCase k ON k.corpusFingerprint = r.corpusFingerprint AND k.suite = c.suite AND k.caseId = c.caseId
+                   """)
+            : (columns: "NULL AS caseTitle, NULL AS caseFile, NULL AS caseLine, NULL AS caseInput", joins: "")
         let sql = """
             SELECT c.implementationId, c.suite, c.caseId, c.operation, c.requirementId, c.level, c.outcome,
-                   c.nullWouldPass, c.expected, c.message, c.durationNanos, COALESCE(c.actual, o.text) AS actualText
+                   c.nullWouldPass, c.expected, c.message, c.durationNanos, COALESCE(c.actual, o.text) AS actualText,
+                   \(cases.columns)
             FROM caseResult c LEFT JOIN outputText o ON o.sha256 = c.actualRef
+            \(cases.joins)
             WHERE c.id IN (\(selected)) ORDER BY c.id
             """
         try pool.read { db in
@@ -72,7 +88,8 @@ extension ResultsStore {
         }
     }
 
-    /// A result from a row of the query above, every text read whole (NULs included). An output
+    /// A result from a row of the query above, every text read whole (NULs included), with its
+    /// case's facts when the query joined them and the store has them. An output
     /// or expectation that is not JSON (written by hand or by another tool) reads as absent or
     /// null; a level or outcome this version does not know reads as INFO or `errored`, as
     /// everywhere else in the store.
@@ -84,7 +101,10 @@ extension ResultsStore {
             outcome: row.value("outcome", or: .errored), nullWouldPass: row.bool("nullWouldPass"),
             actual: row.optionalText("actualText").flatMap { try? JSONParser.parse($0) },
             expected: (try? JSONParser.parse(expected)) ?? .null, encodedExpected: expected,
-            message: row.optionalText("message"), durationNanos: row.int64("durationNanos")))
+            message: row.optionalText("message"), durationNanos: row.int64("durationNanos")),
+            corpusCase: row.optionalText("caseInput").map { input in
+                StoredCase(title: row.text("caseTitle"), file: row.text("caseFile"), line: row.int("caseLine"), input: input)
+            })
     }
 
     /// What a run's results say about one requirement.

@@ -53,7 +53,8 @@ public final class RunSession {
     private var registered: [ImplementationInfo] = []
     private var stored = 0
 
-    /// Begins a run in the store (status `running`) and records the corpus's requirements.
+    /// Begins a run in the store (status `running`) and records the corpus's requirements and, once
+    /// per corpus, its cases' titles and inputs (what reports show beside a case that did not pass).
     public init(store: ResultsStore, corpus: Corpus, options: JSONValue, gitCommit: String?,
                 toolVersion: String = LinkConformVersion.current) throws {
         self.store = store
@@ -62,6 +63,7 @@ public final class RunSession {
         runID = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: gitCommit,
                                             toolVersion: toolVersion, options: options))
         try store.recordRequirements(run: runID, corpus: corpus)
+        try store.recordCases(corpus: corpus)
     }
 
     /// The same implementation twice in one run (in process and as an adapter, say) gets "#2"
