@@ -10,8 +10,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Regenerate the reports of a stored run, or list the runs.",
         discussion: """
             Reports are queries over the results database, so any earlier run can be reported again: \
-            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3. \
-            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
+            `linkconform report --run 3` writes summary.md, results.json, junit.xml and index.html \
+            (one self-contained page with the history of the runs before it) for run 3. Without \
+            --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
             """)
 
     @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
@@ -20,7 +21,7 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: ArgumentHelp("The run to report (default: the newest).", valueName: "id"))
     var runID: Int64?
 
-    @Option(help: ArgumentHelp("Formats to write: md, json, junit (repeatable; default: all).", valueName: "format"))
+    @Option(help: ArgumentHelp("Formats to write: md, json, junit, html (repeatable; default: all).", valueName: "format"))
     var format: [String] = []
 
     @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir"))
@@ -37,7 +38,7 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         for f in format where ReportWriter.Format(rawValue: f) == nil {
-            throw ValidationError("unknown format '\(f)'; use md, json or junit")
+            throw ValidationError("unknown format '\(f)'; use \(ReportWriter.Format.names)")
         }
         if stdout && format.count != 1 { throw ValidationError("--stdout needs exactly one --format") }
     }

@@ -15,8 +15,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Runs every case of the selected suites (default: all) against the implementations \
             (default: the built-in reference), shows progress on stderr, stores the run in the \
-            results database, prints a summary per suite and writes summary.md, results.json and \
-            junit.xml.
+            results database, prints a summary per suite and writes summary.md, results.json, \
+            junit.xml and index.html (one self-contained page: summary, history of the last runs, \
+            requirement matrix, every case that did not pass).
 
             Other implementations run as adapters: --adapter 'python3 my_adapter.py' or \
             --adapter-manifest Adapters/python-urllib/adapter.json (docs/adapter-protocol.md). A \
@@ -40,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
     var db = "Reports/results.sqlite"
 
-    @Option(help: ArgumentHelp("Folder for summary.md, results.json and junit.xml.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Folder for summary.md, results.json, junit.xml and index.html.", valueName: "dir"))
     var reports = "Reports"
 
     @Flag(help: "Do not write report files (the run is still stored).")

@@ -5,9 +5,6 @@ import ResultsStore
 /// pass (up to 500 per implementation) with expected and actual output. Written line by line
 /// as results are read from the store; every text from outside goes through ``Escaping``.
 public enum MarkdownReport {
-    /// Cases listed per implementation under "Not passed"; results.json has them all.
-    static let listedProblems = 500
-
     /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
     public static func render(_ data: ReportData) throws -> String {
         try ReportOutput.string { try write(data, to: $0) }
@@ -91,7 +88,7 @@ public enum MarkdownReport {
         try out.line()
         try out.line("## Not passed: \(Escaping.markdownCell(impl.info.name)) (\(count))")
         if count == 0 { try out.line(); try out.line("None.") }
-        try data.forEachProblem(implementation: impl.id, limit: listedProblems) { stored in
+        try data.forEachProblem(implementation: impl.id, limit: ReportData.listedProblems) { stored in
             let r = stored.result
             try out.line()
             try out.line("- **\(r.outcome.rawValue)** \(Escaping.markdownCode(r.caseID)) (\(Escaping.markdownInline(r.requirement)) \(r.level.rawValue))"
@@ -99,6 +96,6 @@ public enum MarkdownReport {
             try out.line("  - expected: \(Escaping.markdownJSON(r.expected.serialized()))")
             if let actual = r.actual { try out.line("  - actual: \(Escaping.markdownJSON(actual.serialized()))") }
         }
-        if count > listedProblems { try out.line(); try out.line("... and \(count - listedProblems) more in results.json.") }
+        if count > ReportData.listedProblems { try out.line(); try out.line("... and \(count - ReportData.listedProblems) more in results.json.") }
     }
 }

@@ -95,9 +95,16 @@ public struct ReportData: Sendable {
         try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, suite: suite), body)
     }
 
-    /// Calls `body` with each problem (see ``problemOutcomes``), in insertion order, at most `limit` of them.
-    public func forEachProblem(implementation: Int64? = nil, limit: Int? = nil, _ body: (StoredResult) throws -> Void) throws {
+    /// Cases listed per implementation where a report lists the problems (Markdown, HTML);
+    /// results.json has them all.
+    public static let listedProblems = 500
+
+    /// Calls `body` with each problem (see ``problemOutcomes``), in insertion order, at most
+    /// `limit` of them; with `withCases`, each comes with its case's title and input when the
+    /// store has them (``StoredResult/corpusCase``).
+    public func forEachProblem(implementation: Int64? = nil, limit: Int? = nil, withCases: Bool = false,
+                               _ body: (StoredResult) throws -> Void) throws {
         try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, outcomes: Self.problemOutcomes,
-                                                                       limit: limit), body)
+                                                                       limit: limit, withCases: withCases), body)
     }
 }

@@ -4,13 +4,14 @@ import LinkJSON
 /// Writes the report files of a run into a folder.
 public enum ReportWriter {
     public enum Format: String, CaseIterable, Sendable {
-        case markdown = "md", json, junit
+        case markdown = "md", json, junit, html
 
         public var fileName: String {
             switch self {
             case .markdown: "summary.md"
             case .json: "results.json"
             case .junit: "junit.xml"
+            case .html: "index.html"
             }
         }
 
@@ -20,8 +21,15 @@ public enum ReportWriter {
             case .markdown: try MarkdownReport.write(data, to: out)
             case .json: try JSONReport.write(data, to: out)
             case .junit: try JUnitReport.write(data, to: out)
+            case .html: try HTMLReport.write(data, to: out)
             }
             try out.flush()
+        }
+
+        /// The formats' names as options take them: `md, json, junit or html`.
+        public static var names: String {
+            let names = allCases.map(\.rawValue)
+            return names.dropLast().joined(separator: ", ") + " or " + names.last!
         }
     }
 

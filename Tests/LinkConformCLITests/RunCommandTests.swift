@@ -13,7 +13,7 @@ struct RunCommandTests {
         #expect(result.stdout.contains("reference"))
         #expect(result.stdout.contains("fail 0"))
         #expect(result.stdout.contains("null implementation would also pass"))
-        for file in ["summary.md", "results.json", "junit.xml", "r.sqlite"] {
+        for file in ["summary.md", "results.json", "junit.xml", "index.html", "r.sqlite"] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "\(file)")
         }
         let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))
@@ -26,6 +26,11 @@ struct RunCommandTests {
         #expect(FileManager.default.fileExists(atPath: dir + "/summary.md"))
         let listing = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
         #expect(listing.stdout.hasPrefix("1\tcompleted"))
+        let page = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--format", "html", "--stdout"])
+        #expect(page.status == 0 && page.stdout.hasPrefix("<!DOCTYPE html>") && page.stdout.hasSuffix("</html>\n"))
+        #expect(page.stdout == (try String(contentsOfFile: dir + "/index.html", encoding: .utf8)), "the same page as the run wrote")
+        let unknown = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--format", "pdf"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("use md, json, junit or html"), "\(unknown.stderr)")
     }
 
     @Test func unknownSuiteIsAUsageError() async throws {

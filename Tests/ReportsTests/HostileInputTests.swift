@@ -157,5 +157,6 @@ struct HostileInputTests {
         #expect(try file("summary.md") == MarkdownReport.render(data))
         #expect(try file("results.json") == JSONReport.render(data))
         #expect(try file("junit.xml") == JUnitReport.render(data))
+        #expect(try file("index.html") == HTMLReport.render(data))
     }
 }

@@ -74,11 +74,11 @@ struct ReportsTests {
         #expect(data.hasFailures(strict: false))
     }
 
-    @Test func writerWritesTheThreeFiles() throws {
+    @Test func writerWritesTheFourFiles() throws {
         let (store, run) = try Self.storedRun()
         let dir = NSTemporaryDirectory() + "linkconform-out-\(UUID().uuidString)"
         let paths = try ReportWriter.write(try #require(try ReportData.load(from: store, run: run)), to: dir)
-        #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml"])
+        #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml", "index.html"])
         #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }

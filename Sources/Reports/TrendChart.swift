@@ -1,0 +1,163 @@
+import Foundation
+import ResultsStore
+
+/// The history chart of the HTML report: the pass rate of each implementation over the last
+/// runs, one panel per suite, drawn as inline SVG (no script, no external file). A point is a
+/// run in which the implementation judged cases of the suite; a red triangle under a point marks
+/// cases that got worse since the implementation's previous run, a green one above it cases
+/// that got better. Every point has a `<title>` with its numbers, which browsers show on hover.
+///
+/// Filled from ``ResultsStore/history(runs:through:)``; implementations are told apart by name
+/// (their colour is their place in ``implementations``).
+struct TrendChart {
+    struct Run: Sendable {
+        let id: Int64
+        let startedAt: String
+        let status: RunStatus
+        let gitCommit: String?
+    }
+
+    struct Point: Sendable {
+        /// Index into ``TrendChart/runs``.
+        let run: Int
+        let version: String
+        let passed: Int
+        let judged: Int
+        let regressions: Int
+        let fixes: Int
+
+        var rate: Double? { judged == 0 ? nil : Double(passed) / Double(judged) }
+    }
+
+    struct Line: Sendable {
+        /// Index into ``TrendChart/implementations``.
+        let implementation: Int
+        var points: [Point]
+    }
+
+    struct Panel: Sendable {
+        let suite: String
+        var lines: [Line]
+    }
+
+    /// The runs along the x axis, oldest first.
+    let runs: [Run]
+    /// Implementation names, in colour order.
+    let implementations: [String]
+    let panels: [Panel]
+
+    /// The chart of `history`; implementations named in `first` (the reported run's, in its
+    /// order) come first, so that they keep the colours the rest of the report gives them.
+    init(history: [HistoryPoint], first: [String]) {
+        var runs: [Run] = []
+        var runIndex: [Int64: Int] = [:]
+        var names = first
+        var panels: [Panel] = []
+        for point in history {
+            if runIndex[point.runID] == nil {
+                runIndex[point.runID] = runs.count
+                runs.append(Run(id: point.runID, startedAt: point.startedAt, status: point.status, gitCommit: point.gitCommit))
+            }
+            if !names.contains(point.implementation) { names.append(point.implementation) }
+            let implementation = names.firstIndex(of: point.implementation)!
+            let p = panels.firstIndex { $0.suite == point.suite } ?? panels.count
+            if p == panels.count { panels.append(Panel(suite: point.suite, lines: [])) }
+            let l = panels[p].lines.firstIndex { $0.implementation == implementation } ?? panels[p].lines.count
+            if l == panels[p].lines.count { panels[p].lines.append(Line(implementation: implementation, points: [])) }
+            panels[p].lines[l].points.append(Point(run: runIndex[point.runID]!, version: point.version, passed: point.passed,
+                                                   judged: point.judged, regressions: point.regressions, fixes: point.fixes))
+        }
+        self.runs = runs
+        implementations = names
+        // A line with nothing judged in any run (a suite the implementation skips) says nothing.
+        self.panels = panels.map { panel in
+            Panel(suite: panel.suite, lines: panel.lines.filter { $0.points.contains { $0.judged > 0 } })
+        }.filter { !$0.lines.isEmpty }
+    }
+
+    // MARK: drawing
+
+    static let width = 560.0, height = 240.0
+    static let left = 46.0, right = 18.0, top = 18.0, bottom = 40.0
+
+    /// The panel's y axis: from a round rate below every rate drawn (so that rates close
+    /// together stay apart) to 100 %, in steps of 5, 10, 20 or 25 points, at most six of them.
+    func axis(_ panel: Panel) -> (floor: Double, step: Double) {
+        let lowest = max(0, (panel.lines.flatMap(\.points).compactMap(\.rate).min() ?? 0) - 0.02)
+        let step = [0.05, 0.1, 0.2, 0.25].first { (1 - lowest) / $0 <= 6 } ?? 0.25
+        return ((lowest / step).rounded(.down) * step, step)
+    }
+
+    func x(_ run: Int) -> Double {
+        let plot = Self.width - Self.left - Self.right
+        return runs.count == 1 ? Self.left + plot / 2 : Self.left + plot * Double(run) / Double(runs.count - 1)
+    }
+
+    func y(_ rate: Double, floor: Double) -> Double {
+        let plot = Self.height - Self.top - Self.bottom
+        return Self.top + plot * (1 - (rate - floor) / (1 - floor))
+    }
+
+    /// One panel as an `<svg>` element. Every text from outside (names, versions, commits)
+    /// goes through ``Escaping``.
+    func svg(_ panel: Panel) -> String {
+        let (low, step) = axis(panel)
+        var out = #"<svg class="trend" viewBox="0 0 \#(Int(Self.width)) \#(Int(Self.height))" role="img" aria-label="\#(Escaping.htmlAttribute("Pass rate per implementation in \(panel.suite), runs \(runs.first?.id ?? 0) to \(runs.last?.id ?? 0)"))">"#
+        // The grid: a line per step from the floor to 100 %.
+        for tick in 0...Int(((1 - low) / step).rounded()) {
+            let rate = low + Double(tick) * step
+            let yy = y(rate, floor: low)
+            out += #"<line class="grid" x1="\#(f(Self.left))" x2="\#(f(Self.width - Self.right))" y1="\#(f(yy))" y2="\#(f(yy))"/>"#
+            out += #"<text class="axis" x="\#(f(Self.left - 6))" y="\#(f(yy + 4))" text-anchor="end">\#(String(format: "%.0f%%", rate * 100))</text>"#
+        }
+        // Run labels: every one when they fit, else every k-th, always the last.
+        let every = max(1, Int((Double(runs.count) / 12).rounded(.up)))
+        for (i, run) in runs.enumerated() where i % every == 0 || i == runs.count - 1 {
+            let status = run.status == .completed ? "" : " (\(run.status.rawValue))"
+            out += #"<text class="axis\#(run.status == .completed ? "" : " partial")" x="\#(f(x(i)))" y="\#(f(Self.height - Self.bottom + 16))" text-anchor="middle">#\#(run.id)<title>\#(Escaping.html("run \(run.id)\(status), \(run.startedAt)" + (run.gitCommit.map { ", commit \($0.prefix(12))" } ?? "")))</title></text>"#
+        }
+        out += #"<text class="axis" x="\#(f(Self.left + (Self.width - Self.left - Self.right) / 2))" y="\#(f(Self.height - 6))" text-anchor="middle">run</text>"#
+        for line in panel.lines {
+            let series = "s\(line.implementation % Self.colours)"
+            // The line breaks where the implementation judged nothing or was not in the run.
+            var segments: [[Point]] = [[]]
+            var previous: Int?
+            for point in line.points {
+                if point.rate == nil || (previous.map { point.run != $0 + 1 } ?? false) { segments.append([]) }
+                if point.rate != nil { segments[segments.count - 1].append(point) }
+                previous = point.run
+            }
+            for segment in segments where segment.count > 1 {
+                let d = segment.enumerated().map { i, p in (i == 0 ? "M" : "L") + f(x(p.run)) + " " + f(y(p.rate!, floor: low)) }
+                out += #"<path class="line \#(series)" d="\#(d.joined(separator: " "))"/>"#
+            }
+            for point in line.points {
+                guard let rate = point.rate else { continue }
+                let px = x(point.run), py = y(rate, floor: low)
+                var title = "\(implementations[line.implementation]) \(point.version), \(panel.suite), run \(runs[point.run].id): "
+                    + "\(point.passed) of \(point.judged) passed (\(String(format: "%.1f%%", rate * 100)))"
+                let moves = (point.regressions > 0 ? ["\(point.regressions) worse"] : []) + (point.fixes > 0 ? ["\(point.fixes) better"] : [])
+                if !moves.isEmpty { title += "; " + moves.joined(separator: ", ") + " than in its previous run" }
+                out += #"<g class="pt"><title>\#(Escaping.html(title))</title><circle class="dot \#(series)" cx="\#(f(px))" cy="\#(f(py))" r="4"/>"#
+                if point.regressions > 0 {
+                    out += #"<path class="regression" d="M\#(f(px - 5)) \#(f(py + 8)) L\#(f(px + 5)) \#(f(py + 8)) L\#(f(px)) \#(f(py + 16)) Z"/>"#
+                    out += #"<text class="mark regression" x="\#(f(px + 7))" y="\#(f(py + 16))">\#(point.regressions)</text>"#
+                }
+                if point.fixes > 0 {
+                    out += #"<path class="fix" d="M\#(f(px - 5)) \#(f(py - 8)) L\#(f(px + 5)) \#(f(py - 8)) L\#(f(px)) \#(f(py - 16)) Z"/>"#
+                    out += #"<text class="mark fix" x="\#(f(px + 7))" y="\#(f(py - 9))">\#(point.fixes)</text>"#
+                }
+                out += "</g>"
+            }
+        }
+        return out + "</svg>"
+    }
+
+    /// How many series colours the style sheet defines (`.s0` to `.s7`); further
+    /// implementations reuse them.
+    static let colours = 8
+
+    private func f(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+}
