@@ -47,7 +47,7 @@ struct HostileOutputTests {
         let adapter = "python3 \(Self.fixtures)/hostile_adapter.py"
         let result = try await CLI.run(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
                                         "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
-                                        "--adapter", adapter, "--adapter", adapter + " exit"])
+                                        "--adapter", adapter, "--adapter", adapter + " exit", "--adapter", adapter + " markup"])
         #expect(result.status == 2, "one adapter never starts: \(result.output)")
         #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })")
         #expect(result.stdout.contains("hostile\\n# Heading 2.1.0\\r\\n (\\x1b[31mPython\\u{202E})"), "\(result.stdout)")
@@ -57,5 +57,10 @@ struct HostileOutputTests {
         #expect(!summary.contains("<script"))
         let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))
         #expect(json["implementations"]?.arrayValue?.first?["version"]?.stringValue == "2.1.0\r\n")
+        let page = try String(contentsOfFile: dir + "/index.html", encoding: .utf8)
+        #expect(Self.raw(page.replacingOccurrences(of: "\t", with: " ")).isEmpty, "raw: \(Self.raw(page).map { String($0, radix: 16) })")
+        #expect(HTMLPage.foreignElements(page).isEmpty, "elements from outside: \(HTMLPage.foreignElements(page))")
+        #expect(page.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;") && !page.contains("href=\"javascript"))
+        #expect(page.contains("hostile\n# Heading") && page.contains(#"\x1b]0;pwned\x07"#), "names and outputs as text")
     }
 }
