@@ -118,7 +118,7 @@ public enum HTMLReport {
             try legend(columns)
             try out.line(#"<table class="summary"><thead><tr><th>implementation</th><th>suite</th><th class="num">cases</th><th>pass rate</th>"#
                          + columns.map { #"<th class="num"><span class="o o-\#($0.rawValue)">\#($0.rawValue)</span></th>"# }.joined()
-                         + #"<th class="num" title="passes a do-nothing implementation would also earn">null</th><th>vs. previous run</th></tr></thead>"#)
+                         + #"<th class="num" title="passes a do-nothing implementation would also earn">null</th><th title="cases that got worse or better since the implementation's previous run">change</th></tr></thead>"#)
             for (index, impl) in data.implementations.enumerated() {
                 let all = data.summary.filter { $0.implementationID == impl.id }
                 // A suite whose every case was skipped (operations the implementation does not do)
@@ -135,7 +135,7 @@ public enum HTMLReport {
                     }
                     let rate = PassRate(row.counts)
                     line += #"<td class="suite">\#(Escaping.html(row.suite))</td><td class="num">\#(grouped(row.total))</td>"#
-                    line += #"<td class="rate">\#(rate.html)\#(bar(row.counts, total: row.total))</td>"#
+                    line += #"<td class="rate">\#(bar(row.counts, total: row.total))\#(rate.html)</td>"#
                     line += columns.map { outcome in
                         let n = row.count(outcome)
                         return n == 0 ? #"<td class="num zero">0</td>"# : #"<td class="num">\#(grouped(n))</td>"#

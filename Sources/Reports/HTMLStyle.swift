@@ -74,12 +74,16 @@ enum HTMLStyle {
         table.summary { width: 100%; }
         table.summary tbody { border-top: 2px solid var(--line); }
         table.summary tbody + tbody tr:first-child > * { border-top: 2px solid var(--line); }
-        th.impl { min-width: 180px; font-weight: 600; }
+        th.impl { min-width: 172px; font-weight: 600; }
+        th.impl .name, .card h3 .name { white-space: nowrap; }
         th.impl small, h3 small, .card small { display: block; }
-        td.rate { min-width: 170px; }
+        td.rate { white-space: nowrap; }
+        td.rate .bar { display: inline-flex; width: 64px; vertical-align: middle; margin: 0 8px 0 0; }
+        td.rate .dim { font-size: 0.82rem; }
+        td.rate .pct { display: inline-block; min-width: 3.6em; text-align: right; margin-right: 6px; }
         tr.skipped-whole td { color: var(--muted); font-size: 0.88rem; }
         .pct { font-weight: 600; font-variant-numeric: tabular-nums; }
-        .bar { display: flex; height: 7px; margin-top: 5px; border-radius: 4px; overflow: hidden; background: var(--soft); }
+        .bar { display: flex; height: 8px; border-radius: 4px; overflow: hidden; background: var(--soft); }
         .seg { display: block; height: 100%; }
         .seg.o-pass { background: var(--pass); } .seg.o-fail { background: var(--fail); } .seg.o-nonStrict { background: var(--should); }
         .seg.o-informational { background: var(--info); } .seg.o-skipped, .seg.o-notRun { background: var(--skip); opacity: 0.45; }

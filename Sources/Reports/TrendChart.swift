@@ -20,13 +20,9 @@ struct TrendChart {
     struct Point: Sendable {
         /// Index into ``TrendChart/runs``.
         let run: Int
-        let version: String
-        let passed: Int
-        let judged: Int
-        let regressions: Int
-        let fixes: Int
+        let counts: HistoryPoint
 
-        var rate: Double? { judged == 0 ? nil : Double(passed) / Double(judged) }
+        var rate: Double? { counts.passRate }
     }
 
     struct Line: Sendable {
@@ -64,21 +60,20 @@ struct TrendChart {
             if p == panels.count { panels.append(Panel(suite: point.suite, lines: [])) }
             let l = panels[p].lines.firstIndex { $0.implementation == implementation } ?? panels[p].lines.count
             if l == panels[p].lines.count { panels[p].lines.append(Line(implementation: implementation, points: [])) }
-            panels[p].lines[l].points.append(Point(run: runIndex[point.runID]!, version: point.version, passed: point.passed,
-                                                   judged: point.judged, regressions: point.regressions, fixes: point.fixes))
+            panels[p].lines[l].points.append(Point(run: runIndex[point.runID]!, counts: point))
         }
         self.runs = runs
         implementations = names
         // A line with nothing judged in any run (a suite the implementation skips) says nothing.
         self.panels = panels.map { panel in
-            Panel(suite: panel.suite, lines: panel.lines.filter { $0.points.contains { $0.judged > 0 } })
+            Panel(suite: panel.suite, lines: panel.lines.filter { $0.points.contains { $0.rate != nil } })
         }.filter { !$0.lines.isEmpty }
     }
 
     // MARK: drawing
 
-    static let width = 560.0, height = 240.0
-    static let left = 46.0, right = 18.0, top = 18.0, bottom = 40.0
+    static let width = 560.0, height = 210.0
+    static let left = 46.0, right = 18.0, top = 20.0, bottom = 38.0
 
     /// The panel's y axis: from a round rate below every rate drawn (so that rates close
     /// together stay apart) to 100 %, in steps of 5, 10, 20 or 25 points, at most six of them.
@@ -133,19 +128,19 @@ struct TrendChart {
             }
             for point in line.points {
                 guard let rate = point.rate else { continue }
-                let px = x(point.run), py = y(rate, floor: low)
-                var title = "\(implementations[line.implementation]) \(point.version), \(panel.suite), run \(runs[point.run].id): "
-                    + "\(point.passed) of \(point.judged) passed (\(String(format: "%.1f%%", rate * 100)))"
-                let moves = (point.regressions > 0 ? ["\(point.regressions) worse"] : []) + (point.fixes > 0 ? ["\(point.fixes) better"] : [])
+                let px = x(point.run), py = y(rate, floor: low), c = point.counts
+                var title = "\(implementations[line.implementation]) \(c.version), \(panel.suite), run \(runs[point.run].id): "
+                    + "\(c.passed) of \(c.judged) passed (\(String(format: "%.1f%%", rate * 100)))"
+                let moves = (c.regressions > 0 ? ["\(c.regressions) worse"] : []) + (c.fixes > 0 ? ["\(c.fixes) better"] : [])
                 if !moves.isEmpty { title += "; " + moves.joined(separator: ", ") + " than in its previous run" }
                 out += #"<g class="pt"><title>\#(Escaping.html(title))</title><circle class="dot \#(series)" cx="\#(f(px))" cy="\#(f(py))" r="4"/>"#
-                if point.regressions > 0 {
+                if c.regressions > 0 {
                     out += #"<path class="regression" d="M\#(f(px - 5)) \#(f(py + 8)) L\#(f(px + 5)) \#(f(py + 8)) L\#(f(px)) \#(f(py + 16)) Z"/>"#
-                    out += #"<text class="mark regression" x="\#(f(px + 7))" y="\#(f(py + 16))">\#(point.regressions)</text>"#
+                    out += #"<text class="mark regression" x="\#(f(px + 7))" y="\#(f(py + 16))">\#(c.regressions)</text>"#
                 }
-                if point.fixes > 0 {
+                if c.fixes > 0 {
                     out += #"<path class="fix" d="M\#(f(px - 5)) \#(f(py - 8)) L\#(f(px + 5)) \#(f(py - 8)) L\#(f(px)) \#(f(py - 16)) Z"/>"#
-                    out += #"<text class="mark fix" x="\#(f(px + 7))" y="\#(f(py - 9))">\#(point.fixes)</text>"#
+                    out += #"<text class="mark fix" x="\#(f(px + 7))" y="\#(f(py - 9))">\#(c.fixes)</text>"#
                 }
                 out += "</g>"
             }
