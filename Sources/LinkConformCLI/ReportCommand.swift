@@ -43,15 +43,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            Console.error("no results database at \(db); run `linkconform run` first or pass --db")
-            throw Exit.harness
-        }
-        let store: ResultsStore
-        do { store = try ResultsStore(path: db) } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        let store = try StoreOpening.open(db)
         if list {
             for r in try store.runs(limit: 50) {
                 Console.line("\(r.id)\t\(r.status.rawValue)\t\(r.startedAt)\tcorpus \(r.corpusFingerprint.prefix(12))\t\(r.gitCommit ?? "-")")
