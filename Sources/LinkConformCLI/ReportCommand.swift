@@ -10,7 +10,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Regenerate the reports of a stored run, or list the runs.",
         discussion: """
             Reports are queries over the results database, so any earlier run can be reported again: \
-            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3. \
+            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3, \
+            and the badges (badges/: an SVG and a shields.io endpoint JSON per implementation and \
+            suite) unless --format picks formats. \
             Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
             """)
 
@@ -59,7 +61,8 @@ struct ReportCommand: ParsableCommand {
             try formats[0].write(data, to: ReportOutput(handle: FileHandle.standardOutput))
         } else {
             Console.out(try TerminalSummary.render(data))
-            let paths = try ReportWriter.write(data, formats: formats, to: out)
+            // Badges come with the full set of reports, not with a chosen format.
+            let paths = try ReportWriter.write(data, formats: formats, badges: format.isEmpty, to: out)
             Console.line("reports: " + paths.joined(separator: ", "))
         }
         if data.hasFailures(strict: strict) { throw Exit.failures }

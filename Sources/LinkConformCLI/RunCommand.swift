@@ -15,8 +15,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Runs every case of the selected suites (default: all) against the implementations \
             (default: the built-in reference), shows progress on stderr, stores the run in the \
-            results database, prints a summary per suite and writes summary.md, results.json and \
-            junit.xml.
+            results database, prints a summary per suite and writes summary.md, results.json, \
+            junit.xml and badges/ (an SVG badge and a shields.io endpoint JSON per implementation \
+            and suite).
 
             Other implementations run as adapters: --adapter 'python3 my_adapter.py' or \
             --adapter-manifest Adapters/python-urllib/adapter.json (docs/adapter-protocol.md). A \

@@ -25,11 +25,13 @@ public enum ReportWriter {
         }
     }
 
-    /// Writes the given formats; returns the paths written. Each report streams into a temporary
+    /// Writes the given formats (and, with `badges`, the badges folder: ``BadgeReport``); returns
+    /// the paths written. Each report streams into a temporary
     /// file beside its final name, renamed over it once complete: a reader never sees half a
     /// report, and a failed write leaves the previous one in place.
     @discardableResult
-    public static func write(_ data: ReportData, formats: [Format] = Format.allCases, to directory: String) throws -> [String] {
+    public static func write(_ data: ReportData, formats: [Format] = Format.allCases, badges: Bool = true,
+                             to directory: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
         for format in formats {
@@ -52,6 +54,7 @@ public enum ReportWriter {
             }
             written.append(path)
         }
+        if badges { written.append(try BadgeReport.write(data, to: directory)) }
         return written
     }
 }
