@@ -10,7 +10,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Regenerate the reports of a stored run, list the runs, or write and check conformance statements.",
         discussion: """
             Reports are queries over the results database, so any earlier run can be reported again: \
-            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3. \
+            `linkconform report --run 3` writes summary.md, results.json and junit.xml for run 3, \
+            and the badges (badges/: an SVG and a shields.io endpoint JSON per implementation and \
+            suite) unless --format picks formats. \
             Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
 
             Conformance statement: `linkconform report --statement NAME [--run N] [--out DIR]` writes \
@@ -72,15 +74,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let verifyStatement { return try verify(verifyStatement) }
-        guard FileManager.default.fileExists(atPath: db) else {
-            Console.error("no results database at \(db); run `linkconform run` first or pass --db")
-            throw Exit.harness
-        }
-        let store: ResultsStore
-        do { store = try ResultsStore(path: db) } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        let store = try StoreOpening.open(db)
         if list {
             for r in try store.runs(limit: 50) {
                 Console.line("\(r.id)\t\(r.status.rawValue)\t\(r.startedAt)\tcorpus \(r.corpusFingerprint.prefix(12))\t\(r.gitCommit ?? "-")")
@@ -97,7 +91,8 @@ struct ReportCommand: ParsableCommand {
             try formats[0].write(data, to: ReportOutput(handle: FileHandle.standardOutput))
         } else {
             Console.out(try TerminalSummary.render(data))
-            let paths = try ReportWriter.write(data, formats: formats, to: out)
+            // Badges come with the full set of reports, not with a chosen format.
+            let paths = try ReportWriter.write(data, formats: formats, badges: format.isEmpty, to: out)
             Console.line("reports: " + paths.joined(separator: ", "))
         }
         if data.hasFailures(strict: strict) { throw Exit.failures }

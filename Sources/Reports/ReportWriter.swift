@@ -25,11 +25,15 @@ public enum ReportWriter {
         }
     }
 
-    /// Writes the given formats; returns the paths written. Each report streams into a temporary
-    /// file beside its final name, renamed over it once complete (``replace(_:in:with:)``).
+    /// Writes the given formats (and, with `badges`, the badges folder: ``BadgeReport``); returns
+    /// the paths written. Each report streams into a temporary file beside its final name,
+    /// renamed over it once complete (``replace(_:in:with:)``).
     @discardableResult
-    public static func write(_ data: ReportData, formats: [Format] = Format.allCases, to directory: String) throws -> [String] {
-        try formats.map { format in try replace(format.fileName, in: directory) { try format.write(data, to: $0) } }
+    public static func write(_ data: ReportData, formats: [Format] = Format.allCases, badges: Bool = true,
+                             to directory: String) throws -> [String] {
+        var written = try formats.map { format in try replace(format.fileName, in: directory) { try format.write(data, to: $0) } }
+        if badges { written.append(try BadgeReport.write(data, to: directory)) }
+        return written
     }
 
     /// Writes the file `name` in `directory` (made if missing) through `body`: the text goes into

@@ -1,0 +1,171 @@
+import Conformance
+import GRDB
+
+/// What changed between two runs, per implementation: the answer to "did tonight get worse?".
+///
+/// Implementations are matched by name across the runs (versions change from night to night),
+/// cases by id. A case is **bad** when its outcome is one that makes a run exit 1 (`fail`,
+/// `errored`, `crashed`, `timedOut`, `protocolError`; `nonStrict` too with `strict`) or when the
+/// case did not reach the implementation or was declined (`notRun`, `skipped`): a case that
+/// passed last night and was not run tonight got worse. `expectedFail` is not bad (expected
+/// failures still apply, so a case newly listed in the file is not a regression), nor is
+/// `unexpectedPass` (it passes). Then, for a case in both runs:
+/// - **regression**: good before, bad after;
+/// - **fix**: bad before, good after;
+/// - **changed**: another change of outcome (`fail` to `crashed`, `pass` to `nonStrict` without
+///   `strict`, ...), listed but never gating;
+///
+/// and a case in one run only is **new** or **removed**. Only regressions gate a nightly.
+public struct RunComparison: Sendable {
+    public let before: Int64
+    public let after: Int64
+    public let strict: Bool
+    /// Every implementation in either run, in the order of the later run, then the earlier.
+    public let implementations: [ImplementationComparison]
+
+    /// The same comparison, for the named implementations only.
+    public func only(_ names: Set<String>) -> RunComparison {
+        RunComparison(before: before, after: after, strict: strict, implementations: implementations.filter { names.contains($0.name) })
+    }
+
+    public var regressionCount: Int { implementations.reduce(0) { $0 + $1.regressions.count } }
+    public var fixCount: Int { implementations.reduce(0) { $0 + $1.fixes.count } }
+
+    /// The outcomes that count as bad (see the type's description).
+    public static func badOutcomes(strict: Bool) -> Set<Outcome> {
+        var bad: Set<Outcome> = [.fail, .errored, .crashed, .timedOut, .protocolError, .notRun, .skipped]
+        if strict { bad.insert(.nonStrict) }
+        return bad
+    }
+
+    /// Sorts one changed case into its kind.
+    public static func kind(before: Outcome?, after: Outcome?, strict: Bool) -> CaseChange.Kind {
+        guard let before else { return .new }
+        guard let after else { return .removed }
+        let bad = badOutcomes(strict: strict)
+        switch (bad.contains(before), bad.contains(after)) {
+        case (false, true): return .regression
+        case (true, false): return .fix
+        default: return .changed
+        }
+    }
+}
+
+/// One implementation's changes between two runs.
+public struct ImplementationComparison: Sendable {
+    public let name: String
+    /// Its version in each run (nil: not in that run).
+    public let versionBefore: String?
+    public let versionAfter: String?
+    public var regressions: [CaseChange] = []
+    public var fixes: [CaseChange] = []
+    public var changed: [CaseChange] = []
+    public var new: [CaseChange] = []
+    public var removed: [CaseChange] = []
+
+    public var isNewImplementation: Bool { versionBefore == nil }
+    public var isRemovedImplementation: Bool { versionAfter == nil }
+}
+
+/// One case whose outcome differs between two runs.
+public struct CaseChange: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case regression, fix, changed, new, removed
+    }
+
+    public let kind: Kind
+    public let suite: String
+    public let caseID: String
+    public let requirementID: String
+    public let level: RequirementLevel
+    public let before: Outcome?
+    public let after: Outcome?
+    /// The later run's message for the case (its earlier one for a removed case).
+    public let message: String?
+}
+
+extension ResultsStore {
+    /// Compares two runs (`before` earlier, `after` later; any two runs of this store). Two
+    /// queries over the case index, whatever the number of results; only changed cases are
+    /// read into memory.
+    public func compare(_ before: Int64, _ after: Int64, strict: Bool = false) throws -> RunComparison {
+        try pool.read { db in
+            let versions = { (run: Int64) throws -> [(String, String)] in
+                try db.exactRows("""
+                    SELECT i.name, i.version FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
+                    WHERE ri.runId = ? ORDER BY ri.rowid
+                    """, [.integer(run)]) { ($0.text("name"), $0.text("version")) }
+            }
+            let earlier = try versions(before), later = try versions(after)
+            var byName: [String: ImplementationComparison] = [:]
+            var order: [String] = []
+            for (name, version) in later where byName[name] == nil {
+                order.append(name)
+                byName[name] = ImplementationComparison(name: name, versionBefore: earlier.first { $0.0 == name }?.1, versionAfter: version)
+            }
+            for (name, version) in earlier where byName[name] == nil {
+                order.append(name)
+                byName[name] = ImplementationComparison(name: name, versionBefore: version, versionAfter: nil)
+            }
+            // Each direction: the cases of one run with the same case of the same implementation
+            // (by name) in the other, where the outcome differs or the other has none.
+            func changes(from run: Int64, against other: Int64, laterSide: Bool) throws {
+                try db.exactEach("""
+                    SELECT i.name, c.suite, c.caseId, c.requirementId, c.level, c.outcome, c.message, o.outcome AS otherOutcome
+                    FROM caseResult c
+                    JOIN implementation i ON i.id = c.implementationId
+                    LEFT JOIN runImplementation ro ON ro.runId = ?2
+                         AND ro.implementationId IN (SELECT id FROM implementation WHERE name = i.name)
+                    LEFT JOIN caseResult o ON o.runId = ?2 AND o.implementationId = ro.implementationId AND o.caseId = c.caseId
+                    WHERE c.runId = ?1 AND (o.outcome IS NULL OR (?3 AND o.outcome <> c.outcome))
+                    ORDER BY c.id
+                    """, [.integer(run), .integer(other), .bool(laterSide)]) { row in
+                    let name = row.text("name")
+                    let this = row.optionalText("outcome").flatMap(Outcome.init(rawValue:))
+                    let that = row.optionalText("otherOutcome").flatMap(Outcome.init(rawValue:))
+                    let (b, a) = laterSide ? (that, this) : (this, that)
+                    let kind = RunComparison.kind(before: b, after: a, strict: strict)
+                    let change = CaseChange(kind: kind, suite: row.text("suite"), caseID: row.text("caseId"),
+                                            requirementID: row.text("requirementId"),
+                                            level: row.value("level", or: RequirementLevel.info), before: b, after: a,
+                                            message: row.optionalText("message"))
+                    switch kind {
+                    case .regression: byName[name]?.regressions.append(change)
+                    case .fix: byName[name]?.fixes.append(change)
+                    case .changed: byName[name]?.changed.append(change)
+                    case .new: byName[name]?.new.append(change)
+                    case .removed: byName[name]?.removed.append(change)
+                    }
+                }
+            }
+            // Changed and new cases from the later run; removed ones from the earlier.
+            try changes(from: after, against: before, laterSide: true)
+            try changes(from: before, against: after, laterSide: false)
+            return RunComparison(before: before, after: after, strict: strict, implementations: order.compactMap { byName[$0] })
+        }
+    }
+
+    /// The newest completed run before `run`, whoever ran in it.
+    public func previousCompletedRun(before run: Int64) throws -> Int64? {
+        try pool.read { db in
+            try db.exactRows("SELECT MAX(id) AS id FROM run WHERE id < ? AND status = ?", [.integer(run), .raw(RunStatus.completed)]) {
+                $0.int64("id")
+            }.first.flatMap { $0 == 0 ? nil : $0 }
+        }
+    }
+
+    /// The newest completed run before `run` in which the implementation called `name` started
+    /// (a night it failed to start is no baseline: against it, every case would look fixed).
+    public func baselineRun(for name: String, before run: Int64) throws -> Int64? {
+        try pool.read { db in
+            try db.exactRows("""
+                SELECT MAX(r.id) AS id FROM run r
+                JOIN runImplementation ri ON ri.runId = r.id
+                JOIN implementation i ON i.id = ri.implementationId
+                WHERE i.name = ? AND r.id < ? AND r.status = ? AND ri.status <> ?
+                """, [.text(name), .integer(run), .raw(RunStatus.completed), .raw(ImplementationStatus.failedToStart)]) { row in
+                row.int64("id")
+            }.first.flatMap { $0 == 0 ? nil : $0 }
+        }
+    }
+}
