@@ -19,14 +19,15 @@ struct ReportCommand: ParsableCommand {
             statement-<name>.json and statement-<name>.html (one self-contained page) for the \
             implementation NAME of the run: its name, version, language and homepage; LinkConform's \
             version and commit; the corpus fingerprint; the run's id, dates and status; per suite, \
-            MUST and SHOULD cases passed, failed and other, and requirements met; each failed MUST \
-            case; the expected-failures lines that matched a case of the run (read from the file the \
+            MUST and SHOULD cases passed, failed and other, and requirements met, not met and \
+            unverified; each failed MUST case; the expected-failures lines that matched a case of the run (read from the file the \
             run recorded); and a SHA-256 over the canonical JSON: the statement object without its \
             "sha256" member, members sorted by key at every level, no whitespace. \
             `linkconform report --verify-statement FILE` recomputes that digest: exit 0 when it \
             matches, 1 when the file was edited or is not a statement. docs/statement.md has the format.
 
-            Exit codes: 0 done; 1 the run has failures (reports), or a statement does not verify; \
+            Exit codes: 0 done (a statement is written whatever the results); 1 the run has failures \
+            (reports), or a statement does not verify; \
             2 no database, no such run or implementation, an unreadable file; 64 usage.
             """)
 
