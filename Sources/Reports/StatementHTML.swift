@@ -194,7 +194,7 @@ public enum StatementHTML {
         *{box-sizing:border-box}
         body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
         main{max-width:1040px;margin:0 auto;padding:32px 24px 48px}
-        header{border-bottom:1px solid var(--line);margin-bottom:24px;padding-bottom:16px}
+        header{border-bottom:1px solid var(--line);margin-bottom:8px;padding-bottom:16px}
         .kicker{margin:0;color:var(--muted);text-transform:uppercase;letter-spacing:.08em;font-size:12px;font-weight:600}
         h1{margin:4px 0 12px;font-size:30px;line-height:1.2;overflow-wrap:anywhere}
         h1 .version{color:var(--muted);font-weight:400}
