@@ -86,7 +86,8 @@ let package = Package(
         .executableTarget(name: "fuzz-aasa", dependencies: ["FuzzSupport", "FuzzAASA"], path: "Sources/FuzzAASA/Targets/fuzz-aasa"),
         // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
         .target(name: "BenchSupport"),
-        .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession"]),
+        .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession",
+                                                                 "ChildProcess", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-ulc", dependencies: ["BenchSupport", "ULC", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xcallback", dependencies: ["BenchSupport", "XCallbackURL", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xignqr", dependencies: ["BenchSupport", "XignQR", "SeededRandom"]),

@@ -36,6 +36,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     public struct Termination: Sendable, Equatable, CustomStringConvertible {
         public let exitStatus: Int32?
         public let signal: Int32?
+        /// The child's peak resident memory in bytes and its CPU time (user + system) in seconds,
+        /// as the kernel counted them (`wait4`).
+        public var peakResidentBytes: Int = 0
+        public var cpuSeconds: Double = 0
         /// `exit status 3`, `killed by signal 9`.
         public var description: String {
             if let exitStatus { return "exit status \(exitStatus)" }
@@ -183,9 +187,17 @@ public final class SpawnedProcess: @unchecked Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         _ = kill(-pid, SIGKILL)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let low = status & 0x7F
-        let how = low == 0 ? Termination(exitStatus: (status >> 8) & 0xFF, signal: nil) : Termination(exitStatus: nil, signal: low)
+        var how = low == 0 ? Termination(exitStatus: (status >> 8) & 0xFF, signal: nil) : Termination(exitStatus: nil, signal: low)
+        #if os(Linux)
+        how.peakResidentBytes = Int(usage.ru_maxrss) * 1024   // kilobytes on Linux
+        #else
+        how.peakResidentBytes = Int(usage.ru_maxrss)          // bytes on macOS
+        #endif
+        how.cpuSeconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         lock.withLock { exit = how }
         return how
     }

@@ -12,13 +12,14 @@ public struct LinkConformCommand: AsyncParsableCommand {
               linkconform check '<link>'            explain one link: what it is and what is wrong with it
               linkconform corpus lint               check the corpus files
               linkconform report --run 3            regenerate the reports of run 3
+              linkconform compare                   what changed since the previous run (exit 1 on a regression)
               linkconform findings                  what the fuzzers found (scripts/fuzz.sh TARGET runs one)
 
             Exit codes: 0 as expected; 1 unexpected failures (a MUST not met, an error); \
             2 the harness could not do its job (bad corpus, unwritable store); 64 usage error.
             """,
         version: LinkConformVersion.current,
-        subcommands: [RunCommand.self, ReportCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
+        subcommands: [RunCommand.self, ReportCommand.self, CompareCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
                       FuzzCommand.self, FindingsCommand.self, AASACommand.self]
     )
 

@@ -7,12 +7,28 @@ import ResultsStore
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Regenerate the reports of a stored run, or list the runs.",
+        abstract: "Regenerate the reports of a stored run, list the runs, or write and check conformance statements.",
         discussion: """
             Reports are queries over the results database, so any earlier run can be reported again: \
             `linkconform report --run 3` writes summary.md, results.json, junit.xml and index.html \
-            (one self-contained page with the history of the runs before it) for run 3. Without \
-            --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
+            (one self-contained page with the history of the runs up to it) for run 3, and the badges (badges/: an SVG and a shields.io endpoint JSON per implementation and \
+            suite) unless --format picks formats. \
+            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
+
+            Conformance statement: `linkconform report --statement NAME [--run N] [--out DIR]` writes \
+            statement-<name>.json and statement-<name>.html (one self-contained page) for the \
+            implementation NAME of the run: its name, version, language and homepage; LinkConform's \
+            version and commit; the corpus fingerprint; the run's id, dates and status; per suite, \
+            MUST and SHOULD cases passed, failed and other, and requirements met, not met and \
+            unverified; each failed MUST case; the expected-failures lines that matched a case of the run (read from the file the \
+            run recorded); and a SHA-256 over the canonical JSON: the statement object without its \
+            "sha256" member, members sorted by key at every level, no whitespace. \
+            `linkconform report --verify-statement FILE` recomputes that digest: exit 0 when it \
+            matches, 1 when the file was edited or is not a statement. docs/statement.md has the format.
+
+            Exit codes: 0 done (a statement is written whatever the results); 1 the run has failures \
+            (reports), or a statement does not verify; \
+            2 no database, no such run or implementation, an unreadable file; 64 usage.
             """)
 
     @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
@@ -36,23 +52,30 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Count nonStrict as a failure for the exit code.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Write the conformance statement of this implementation in the run (statement-<name>.json and .html in --out).",
+                               valueName: "name"))
+    var statement: String?
+
+    @Option(help: ArgumentHelp("Check that a statement's JSON file matches its SHA-256 (exit 0) or not (exit 1).", valueName: "file"))
+    var verifyStatement: String?
+
     func validate() throws {
         for f in format where ReportWriter.Format(rawValue: f) == nil {
             throw ValidationError("unknown format '\(f)'; use \(ReportWriter.Format.names)")
         }
         if stdout && format.count != 1 { throw ValidationError("--stdout needs exactly one --format") }
+        if statement != nil || verifyStatement != nil {
+            if statement != nil && verifyStatement != nil { throw ValidationError("--statement and --verify-statement do not go together") }
+            if list || stdout || !format.isEmpty || strict {
+                throw ValidationError("--statement and --verify-statement do not go with --list, --stdout, --format or --strict")
+            }
+            if verifyStatement != nil && runID != nil { throw ValidationError("--verify-statement reads a file, not a run: drop --run") }
+        }
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            Console.error("no results database at \(db); run `linkconform run` first or pass --db")
-            throw Exit.harness
-        }
-        let store: ResultsStore
-        do { store = try ResultsStore(path: db) } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        if let verifyStatement { return try verify(verifyStatement) }
+        let store = try StoreOpening.open(db)
         if list {
             for r in try store.runs(limit: 50) {
                 Console.line("\(r.id)\t\(r.status.rawValue)\t\(r.startedAt)\tcorpus \(r.corpusFingerprint.prefix(12))\t\(r.gitCommit ?? "-")")
@@ -63,14 +86,55 @@ struct ReportCommand: ParsableCommand {
             Console.error(runID.map { "no run \($0) in \(db); `linkconform report --list` shows the runs" } ?? "the database has no runs yet")
             throw Exit.harness
         }
+        if let statement { return try writeStatement(statement, data) }
         let formats = format.isEmpty ? ReportWriter.Format.allCases : format.compactMap(ReportWriter.Format.init(rawValue:))
         if stdout {
             try formats[0].write(data, to: ReportOutput(handle: FileHandle.standardOutput))
         } else {
             Console.out(try TerminalSummary.render(data))
-            let paths = try ReportWriter.write(data, formats: formats, to: out)
+            // Badges come with the full set of reports, not with a chosen format.
+            let paths = try ReportWriter.write(data, formats: formats, badges: format.isEmpty, to: out)
             Console.line("reports: " + paths.joined(separator: ", "))
         }
         if data.hasFailures(strict: strict) { throw Exit.failures }
+    }
+
+    func writeStatement(_ name: String, _ data: ReportData) throws {
+        let statement: ConformanceStatement
+        do {
+            statement = try ConformanceStatement.make(data, implementation: name)
+        } catch let error as ConformanceStatement.Failure {
+            Console.error("\(error.description) (\(db))")
+            throw Exit.harness
+        }
+        let paths: [String]
+        do {
+            paths = try statement.write(to: out)
+        } catch {
+            Console.error("cannot write the statement to \(out): \(error.localizedDescription)")
+            throw Exit.harness
+        }
+        Console.line(Escaping.terminal("statement of \(name) in run \(data.run.id): " + paths.joined(separator: ", ")))
+        Console.line("sha256 \(statement.sha256)")
+        if let used = statement.expectedFailures, !used.notListed.isEmpty {
+            Console.error("\(used.path) does not list \(used.notListed.count) case(s) the run counted as listed (changed since the run, or unreadable); the statement says so")
+        }
+    }
+
+    func verify(_ path: String) throws {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            Console.error("cannot read \(path)")
+            throw Exit.harness
+        }
+        switch ConformanceStatement.verify(Array(bytes)) {
+        case .verified(let digest):
+            Console.line(Escaping.terminal("\(path): verified: its content hashes to the SHA-256 it carries (\(digest))"))
+        case .mismatch(let recorded, let computed):
+            Console.line(Escaping.terminal("\(path): NOT verified: it carries SHA-256 \(recorded), but its content hashes to \(computed); it was edited after it was made"))
+            throw Exit.failures
+        case .invalid(let why):
+            Console.line(Escaping.terminal("\(path): NOT verified: not a LinkConform statement (\(why))"))
+            throw Exit.failures
+        }
     }
 }

@@ -16,8 +16,9 @@ struct RunCommand: AsyncParsableCommand {
             Runs every case of the selected suites (default: all) against the implementations \
             (default: the built-in reference), shows progress on stderr, stores the run in the \
             results database, prints a summary per suite and writes summary.md, results.json, \
-            junit.xml and index.html (one self-contained page: summary, history of the last runs, \
-            requirement matrix, every case that did not pass).
+            junit.xml, index.html (one self-contained page: summary, history of the last runs, \
+            requirement matrix, every case that did not pass) and badges/ (an SVG badge and a \
+            shields.io endpoint JSON per implementation and suite).
 
             Other implementations run as adapters: --adapter 'python3 my_adapter.py' or \
             --adapter-manifest Adapters/python-urllib/adapter.json (docs/adapter-protocol.md). A \
@@ -28,10 +29,17 @@ struct RunCommand: AsyncParsableCommand {
             informational (the source is silent: recorded, not judged); skipped; errored. It also says \
             how many passes an implementation that does nothing would have earned.
 
+            With --baseline previous (what a nightly wants), the exit code depends on regressions \
+            only: each implementation is compared with the last completed run of the same name in \
+            which it started (`linkconform compare` explains what counts as a regression; expected \
+            failures still apply), and failures it already had do not fail the run. An \
+            implementation with no earlier run is judged the usual way. --baseline N compares every \
+            implementation with run N instead.
+
             Exit codes: 0 no unexpected failure; 1 a fail, an error, a crash, a timeout, a protocol \
-            error or an unexpected pass (with --strict, a nonStrict too); 2 the harness could not do \
-            its job (corpus errors, unwritable database, an adapter that never started); 64 usage; \
-            130 interrupted.
+            error or an unexpected pass (with --strict, a nonStrict too), or with --baseline a \
+            regression; 2 the harness could not do its job (corpus errors, unwritable database, an \
+            adapter that never started); 64 usage; 130 interrupted.
             """)
 
     @OptionGroup var corpusOptions: CorpusOptions
@@ -52,6 +60,16 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "No progress indicator.")
     var noProgress = false
+
+    @Option(help: ArgumentHelp("Exit 1 only on regressions against an earlier run: 'previous' (per implementation, its last completed run) or a run id.",
+                               valueName: "previous|run"))
+    var baseline: String?
+
+    func validate() throws {
+        if let baseline, baseline != "previous", Int64(baseline) == nil {
+            throw ValidationError("--baseline takes 'previous' or a run id, not '\(baseline)'")
+        }
+    }
 
     func run() async throws {
         // First, so that an interrupt during loading still ends as a recorded interrupted run.
@@ -77,6 +95,10 @@ struct RunCommand: AsyncParsableCommand {
             store = try ResultsStore(path: db)
         } catch {
             Console.error(error.description)
+            throw Exit.harness
+        }
+        if let baseline, let id = Int64(baseline), try store.run(id) == nil {
+            Console.error("--baseline \(id): no run \(id) in \(db) (`linkconform report --list` lists them)")
             throw Exit.harness
         }
         let options: JSONValue = [
@@ -119,9 +141,40 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             Console.line("stored as run \(runID) in \(db)")
         }
+        let failed: Bool
+        if let baseline {
+            failed = try gateOnRegressions(store: store, data: data, run: runID, baseline: baseline)
+        } else {
+            failed = data.hasFailures(strict: strict)
+        }
         if status == .interrupted { throw Exit.interrupted }
         if summary.harnessFailed { throw Exit.harness }
-        if data.hasFailures(strict: strict) { throw Exit.failures }
+        if failed { throw Exit.failures }
+    }
+
+    /// `--baseline`: prints each implementation's changes against its baseline run and says
+    /// whether the run fails (a regression, or a failure of an implementation without a baseline).
+    func gateOnRegressions(store: ResultsStore, data: ReportData, run: Int64, baseline: String) throws -> Bool {
+        let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: strict) })
+        var byBaseline: [Int64: Set<String>] = [:]
+        var failed = false
+        for implementation in data.implementations {
+            let name = implementation.info.name
+            let base = try Int64(baseline) ?? store.baselineRun(for: name, before: run)
+            if let base, try store.run(base) != nil {
+                byBaseline[base, default: []].insert(name)
+            } else {
+                let failures = data.count(failing, implementation: implementation.id)
+                Console.line("\(Escaping.terminal(name)): no earlier run to compare with; judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
+                if failures > 0 { failed = true }
+            }
+        }
+        for (base, names) in byBaseline.sorted(by: { $0.key < $1.key }) {
+            let comparison = try store.compare(base, run, strict: strict).only(names)
+            Console.out("\nagainst the baseline: " + ComparisonReport.text(comparison, limit: 20))
+            if comparison.regressionCount > 0 { failed = true }
+        }
+        return failed
     }
 }
 

@@ -133,9 +133,9 @@ public enum HTMLReport {
                     if i == 0 {
                         line += #"<th scope="rowgroup" rowspan="\#(span)" class="impl">\#(implementationTitle(impl, colour: index))</th>"#
                     }
-                    let rate = PassRate(row.counts)
+                    let rate = PassCount(row.counts)
                     line += #"<td class="suite">\#(Escaping.html(row.suite))</td><td class="num">\#(grouped(row.total))</td>"#
-                    line += #"<td class="rate">\#(bar(row.counts, total: row.total))\#(rate.html)</td>"#
+                    line += #"<td class="rate">\#(bar(row.counts, total: row.total))\#(HTMLReport.rateHTML(rate))</td>"#
                     line += columns.map { outcome in
                         let n = row.count(outcome)
                         return n == 0 ? #"<td class="num zero">0</td>"# : #"<td class="num">\#(grouped(n))</td>"#
@@ -238,7 +238,7 @@ public enum HTMLReport {
         /// One implementation's outcomes for one requirement.
         func cell(_ counts: [Outcome: Int]?, implementation: Int64) -> String {
             guard let counts, !counts.isEmpty else { return #"<td class="cell empty"></td>"# }
-            let rate = PassRate(counts)
+            let rate = PassCount(counts)
             let worst = HTMLReport.worst(counts)
             let title = ReportData.columns.compactMap { o in counts[o].map { "\(o.rawValue) \($0)" } }.joined(separator: ", ")
             let main = rate.judged > 0 ? "\(rate.passed)/\(rate.judged)"
@@ -421,21 +421,10 @@ public enum HTMLReport {
 }
 
 extension HTMLReport {
-    /// Passes and judged cases, as the history counts them (``HistoryPoint``): a pass rate.
-    struct PassRate {
-        let passed: Int
-        let judged: Int
-
-        init(_ counts: [Outcome: Int]) {
-            passed = (counts[.pass] ?? 0) + (counts[.unexpectedPass] ?? 0)
-            judged = HistoryPoint.judgedOutcomes.reduce(0) { $0 + (counts[$1] ?? 0) }
-        }
-
-        var html: String {
-            guard judged > 0 else { return #"<span class="pct dim">nothing judged</span>"# }
-            let rate = Double(passed) * 100 / Double(judged)
-            return #"<span class="pct">\#(String(format: "%.1f%%", rate))</span> <span class="dim">\#(grouped(passed)) of \#(grouped(judged))</span>"#
-        }
+    /// A pass rate as the summary shows it: the percentage, then passes of judged cases.
+    static func rateHTML(_ count: PassCount) -> String {
+        guard let rate = count.rate else { return #"<span class="pct dim">nothing judged</span>"# }
+        return #"<span class="pct">\#(String(format: "%.1f%%", rate * 100))</span> <span class="dim">\#(grouped(count.passed)) of \#(grouped(count.judged))</span>"#
     }
 
     /// A count with thousands separators (`7,644`), the same on every machine.

@@ -143,3 +143,33 @@ extension ResultsStore {
         }
     }
 }
+
+extension ResultsStore {
+    /// How many of one implementation's results in a run judge one requirement at one level
+    /// with one outcome.
+    public struct OutcomeTally: Sendable, Hashable {
+        public let suite: String
+        public let requirement: String
+        /// The level the results were judged at (the requirement's, recorded with each result).
+        public let level: RequirementLevel
+        public let outcome: Outcome
+        public let count: Int
+    }
+
+    /// One implementation's results in `run`, counted by suite, requirement, level and outcome
+    /// in one grouped query, in the order the results were stored (by the first result of each
+    /// group). The level is read from the results themselves, so a run whose requirements were
+    /// not recorded is counted all the same.
+    public func outcomeTallies(run: Int64, implementation: Int64) throws -> [OutcomeTally] {
+        try pool.read { db in
+            try db.exactRows("""
+                SELECT suite, requirementId, level, outcome, COUNT(*) AS n FROM caseResult
+                WHERE runId = ? AND implementationId = ?
+                GROUP BY suite, requirementId, level, outcome ORDER BY MIN(id)
+                """, [.integer(run), .integer(implementation)]) { row in
+                OutcomeTally(suite: row.text("suite"), requirement: row.text("requirementId"), level: row.value("level", or: .info),
+                             outcome: row.value("outcome", or: .errored), count: row.int("n"))
+            }
+        }
+    }
+}

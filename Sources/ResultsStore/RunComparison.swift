@@ -23,6 +23,11 @@ public struct RunComparison: Sendable {
     /// Every implementation in either run, in the order of the later run, then the earlier.
     public let implementations: [ImplementationComparison]
 
+    /// The same comparison, for the named implementations only.
+    public func only(_ names: Set<String>) -> RunComparison {
+        RunComparison(before: before, after: after, strict: strict, implementations: implementations.filter { names.contains($0.name) })
+    }
+
     public var regressionCount: Int { implementations.reduce(0) { $0 + $1.regressions.count } }
     public var fixCount: Int { implementations.reduce(0) { $0 + $1.fixes.count } }
 
@@ -137,6 +142,15 @@ extension ResultsStore {
             try changes(from: after, against: before, laterSide: true)
             try changes(from: before, against: after, laterSide: false)
             return RunComparison(before: before, after: after, strict: strict, implementations: order.compactMap { byName[$0] })
+        }
+    }
+
+    /// The newest completed run before `run`, whoever ran in it.
+    public func previousCompletedRun(before run: Int64) throws -> Int64? {
+        try pool.read { db in
+            try db.exactRows("SELECT MAX(id) AS id FROM run WHERE id < ? AND status = ?", [.integer(run), .raw(RunStatus.completed)]) {
+                $0.int64("id")
+            }.first.flatMap { $0 == 0 ? nil : $0 }
         }
     }
 

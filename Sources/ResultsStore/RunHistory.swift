@@ -17,15 +17,31 @@ public struct HistoryPoint: Sendable, Hashable {
     public let regressions: Int
     public let fixes: Int
 
+    public var passCount: PassCount { PassCount(counts) }
+    public var passed: Int { passCount.passed }
+    public var judged: Int { passCount.judged }
+    public var passRate: Double? { passCount.rate }
+}
+
+/// How many judged cases passed: what the trend, the badges and the statements show as a pass
+/// rate.
+public struct PassCount: Sendable, Hashable {
     /// The outcomes a pass rate is taken over: every judged case, whatever its verdict.
     /// (`informational`, `skipped` and `notRun` cases were not judged.)
     public static let judgedOutcomes: Set<Outcome> = [.pass, .fail, .nonStrict, .errored, .crashed, .timedOut, .protocolError,
                                                       .expectedFail, .unexpectedPass]
 
-    public var passed: Int { (counts[.pass] ?? 0) + (counts[.unexpectedPass] ?? 0) }
-    public var judged: Int { Self.judgedOutcomes.reduce(0) { $0 + (counts[$1] ?? 0) } }
+    /// `pass` and `unexpectedPass` (a listed failure that passes does pass).
+    public let passed: Int
+    public let judged: Int
+
+    public init(_ counts: [Outcome: Int]) {
+        passed = (counts[.pass] ?? 0) + (counts[.unexpectedPass] ?? 0)
+        judged = Self.judgedOutcomes.reduce(0) { $0 + (counts[$1] ?? 0) }
+    }
+
     /// passed / judged, nil when nothing was judged.
-    public var passRate: Double? { judged == 0 ? nil : Double(passed) / Double(judged) }
+    public var rate: Double? { judged == 0 ? nil : Double(passed) / Double(judged) }
 }
 
 extension ResultsStore {

@@ -7,6 +7,7 @@ import Foundation
 //
 //   swift run -c release linkconform-bench suite            wall time of the whole corpus, in process
 //   swift run -c release linkconform-bench protocol [n]     corpus repeated to n cases: in process, stored, over the adapter protocol
+//   swift run -c release linkconform-bench history [runs]    a store of runs (100) x 4 implementations x the corpus: report, compare
 //   swift run -c release linkconform-bench SUITE [args]     a suite's own benchmark: the executable linkconform-bench-SUITE
 //                                                           beside this one (every Sources/linkconform-bench-*)
 //   swift run -c release linkconform-bench [all]            every suite's benchmark, then suite and protocol
@@ -27,6 +28,9 @@ struct BenchMain {
         switch mode {
         case "suite": await benchSuite()
         case "protocol": await benchProtocol(count: number ?? 100_000)
+        case "history": await benchHistory(runs: number ?? 100)
+        case "history-generate" where arguments.count == 3:
+            await generateHistory(into: arguments[1], runs: Int(arguments[2]) ?? 100)
         case "all":
             if SuiteBenchmarks.all().isEmpty {
                 print("no suite benchmarks beside this executable: build them first (swift build -c release)")
@@ -44,7 +48,7 @@ struct BenchMain {
             }
             let suites = SuiteBenchmarks.all().map(\.suite).joined(separator: " | ")
             if suites.isEmpty { print("no suite benchmarks beside this executable: build them first (swift build -c release)") }
-            print("usage: linkconform-bench [all | suite | protocol [count] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count]]")
+            print("usage: linkconform-bench [all | suite | protocol [count] | history [runs] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count]]")
             exit(64)
         }
     }

@@ -39,6 +39,14 @@ import Testing
         #expect(killed.termination.description == "killed by signal \(SIGTERM)")
     }
 
+    @Test func theChildsPeakMemoryAndCPUTimeAreMeasured() throws {
+        // 64 MB touched by the child: its peak, not ours, is what is reported.
+        let result = try CapturedCommand.run(["python3", "-c", "b = bytearray(64 << 20); sum(b[::4096])"])
+        #expect(result.status == 0)
+        #expect(result.termination.peakResidentBytes > 64 << 20 && result.termination.peakResidentBytes < 1 << 30)
+        #expect(result.termination.cpuSeconds > 0)
+    }
+
     @Test func aCommandThatIgnoresItsInputDoesNotStopUs() throws {
         // It exits without reading: writing the rest meets a closed pipe (EPIPE, not SIGPIPE).
         let result = try CapturedCommand.run(["true"], input: [UInt8](repeating: 0, count: 1 << 20))

@@ -78,7 +78,8 @@ struct ReportsTests {
         let (store, run) = try Self.storedRun()
         let dir = NSTemporaryDirectory() + "linkconform-out-\(UUID().uuidString)"
         let paths = try ReportWriter.write(try #require(try ReportData.load(from: store, run: run)), to: dir)
-        #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml", "index.html"])
+        // The four reports, then the badges folder (written by default since the badges came).
+        #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml", "index.html", "badges"])
         #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }

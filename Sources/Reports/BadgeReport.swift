@@ -1,0 +1,174 @@
+import Conformance
+import Foundation
+import LinkJSON
+import ResultsStore
+
+/// Badges for a README or a project page: for each implementation, one per suite and one for
+/// all suites, each as an SVG file and as the JSON an endpoint badge of shields.io reads
+/// (`{"schemaVersion": 1, "label", "message", "color"}`), so a project can either commit the
+/// SVG or point `https://img.shields.io/endpoint?url=...` at the published JSON.
+///
+/// Written into `badges/` of the reports folder: `<implementation>.svg|json` and
+/// `<implementation>-<suite>.svg|json`, names made of `a-z`, `0-9` and `-` only (see
+/// ``fileStem(_:)``), and `badges/index.json`, which says which file shows what.
+public enum BadgeReport {
+    public struct Badge: Sendable, Hashable {
+        public let implementation: String
+        /// nil: every suite.
+        public let suite: String?
+        public let label: String
+        public let message: String
+        /// A shields.io colour name, and the colour drawn in the SVG.
+        public let color: String
+        public let fileStem: String
+
+        public var hex: String { BadgeReport.palette[color] ?? "#9f9f9f" }
+    }
+
+    /// Shields' named colours used here, with the values its badges draw.
+    static let palette: [String: String] = [
+        "brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
+        "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f",
+    ]
+
+    /// The colour of a pass rate: all passed is bright green; then green, yellow-green, yellow,
+    /// orange and red at 95, 85, 70 and 50 percent; nothing judged is grey.
+    public static func color(_ count: PassCount) -> String {
+        guard let rate = count.rate else { return "lightgrey" }
+        if count.passed == count.judged { return "brightgreen" }
+        switch rate {
+        case 0.95...: return "green"
+        case 0.85...: return "yellowgreen"
+        case 0.70...: return "yellow"
+        case 0.50...: return "orange"
+        default: return "red"
+        }
+    }
+
+    /// "97.2% (281/289)", "100% (12/12)", or "not judged".
+    public static func message(_ count: PassCount) -> String {
+        guard let rate = count.rate else { return "not judged" }
+        let percent = count.passed == count.judged ? "100" : String(format: "%.1f", (rate * 1000).rounded(.down) / 10)
+        return "\(percent)% (\(count.passed)/\(count.judged))"
+    }
+
+    /// Every badge of a run, in the order of its implementations, the all-suites badge first.
+    public static func badges(_ data: ReportData) -> [Badge] {
+        var badges: [Badge] = []
+        var usedStems: Set<String> = []
+        for implementation in data.implementations {
+            let rows = data.summary.filter { $0.implementationID == implementation.id }
+            var stem = fileStem(implementation.info.name)
+            // Two names that read the same once made safe ("a b", "a-b") get distinct files.
+            if usedStems.contains(stem) {
+                var n = 2
+                while usedStems.contains("\(stem)-\(n)") { n += 1 }
+                stem = "\(stem)-\(n)"
+            }
+            usedStems.insert(stem)
+            var all: [Outcome: Int] = [:]
+            for row in rows { all.merge(row.counts, uniquingKeysWith: +) }
+            // One line, hidden characters shown (as the terminal shows them): a badge is read
+            // by people, in the SVG and through shields.io alike.
+            let name = Escaping.terminal(String(implementation.info.name.prefix(40)))
+            badges.append(Badge(implementation: implementation.info.name, suite: nil, label: "\(name) conformance",
+                                message: message(PassCount(all)), color: color(PassCount(all)), fileStem: stem))
+            for row in rows {
+                let count = PassCount(row.counts)
+                badges.append(Badge(implementation: implementation.info.name, suite: row.suite, label: "\(name) \(Escaping.terminal(row.suite))",
+                                    message: message(count), color: color(count), fileStem: "\(stem)-\(fileStem(row.suite))"))
+            }
+        }
+        return badges
+    }
+
+    /// A file name made of what a name holds of `a-z` and `0-9` (lower-cased), runs of anything
+    /// else turned into one `-`; "implementation" when nothing is left.
+    public static func fileStem(_ name: String) -> String {
+        var stem = ""
+        for scalar in name.lowercased().unicodeScalars.prefix(60) {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                stem.unicodeScalars.append(scalar)
+            } else if !stem.isEmpty && !stem.hasSuffix("-") {
+                stem += "-"
+            }
+        }
+        while stem.hasSuffix("-") { stem.removeLast() }
+        return stem.isEmpty ? "implementation" : stem
+    }
+
+    /// The endpoint JSON shields.io reads.
+    public static func endpointJSON(_ badge: Badge) -> JSONValue {
+        ["schemaVersion": 1, "label": .string(badge.label), "message": .string(badge.message), "color": .string(badge.color)]
+    }
+
+    /// A flat badge in the shields.io look: a grey label and a coloured message, text in
+    /// Verdana 11 px with a shadow, widths from an estimate of each character's advance.
+    public static func svg(_ badge: Badge) -> String {
+        let labelWidth = textWidth(badge.label) + 10, messageWidth = textWidth(badge.message) + 10
+        let width = labelWidth + messageWidth
+        let label = Escaping.xml(badge.label), message = Escaping.xml(badge.message)
+        let title = Escaping.xml("\(badge.label): \(badge.message)")
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="20" role="img" aria-label="\(title)">\
+            <title>\(title)</title>\
+            <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>\
+            <clipPath id="r"><rect width="\(width)" height="20" rx="3" fill="#fff"/></clipPath>\
+            <g clip-path="url(#r)"><rect width="\(labelWidth)" height="20" fill="#555"/>\
+            <rect x="\(labelWidth)" width="\(messageWidth)" height="20" fill="\(badge.hex)"/>\
+            <rect width="\(width)" height="20" fill="url(#s)"/></g>\
+            <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">\
+            <text x="\(labelWidth / 2)" y="15" fill="#010101" fill-opacity=".3">\(label)</text>\
+            <text x="\(labelWidth / 2)" y="14">\(label)</text>\
+            <text x="\(labelWidth + messageWidth / 2)" y="15" fill="#010101" fill-opacity=".3">\(message)</text>\
+            <text x="\(labelWidth + messageWidth / 2)" y="14">\(message)</text></g></svg>
+
+            """
+    }
+
+    /// Approximate advance of `text` in Verdana 11 px, in whole pixels (narrow, wide and
+    /// ordinary characters; anything outside ASCII counts as wide).
+    static func textWidth(_ text: String) -> Int {
+        var width = 0.0
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "i", "l", "j", "I", "!", "|", ".", ",", ":", ";", "'": width += 3.5
+            case " ", "f", "t", "r", "(", ")", "[", "]", "/", "-": width += 4.6
+            case "m", "w", "M", "W", "%", "@": width += 10.5
+            case _ where scalar.value >= 0x80: width += 9
+            case "A"..."Z", "0"..."9", "#", "&", "+", "=", "?", "_": width += 7.6
+            default: width += 6.8
+            }
+        }
+        return Int(width.rounded(.up))
+    }
+
+    /// Writes every badge of `data` into `directory/badges`, and its index; returns the folder.
+    @discardableResult
+    public static func write(_ data: ReportData, to directory: String) throws -> String {
+        let folder = (directory as NSString).appendingPathComponent("badges")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var index: [JSONValue] = []
+        for badge in badges(data) {
+            let svgPath = (folder as NSString).appendingPathComponent(badge.fileStem + ".svg")
+            let jsonPath = (folder as NSString).appendingPathComponent(badge.fileStem + ".json")
+            try Data(svg(badge).utf8).write(to: URL(fileURLWithPath: svgPath), options: .atomic)
+            try Data((endpointJSON(badge).serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: jsonPath), options: .atomic)
+            index.append([
+                "implementation": .string(badge.implementation), "suite": badge.suite.map(JSONValue.string) ?? .null,
+                "svg": .string(badge.fileStem + ".svg"), "endpoint": .string(badge.fileStem + ".json"),
+                "message": .string(badge.message), "color": .string(badge.color),
+            ])
+        }
+        // Badges of implementations no longer in the run go: the folder shows this run only.
+        let written = Set(index.flatMap { [$0["svg"]?.stringValue, $0["endpoint"]?.stringValue].compactMap { $0 } })
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where (name.hasSuffix(".svg") || name.hasSuffix(".json")) && name != "index.json" && !written.contains(name) {
+            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+        }
+        let summary: JSONValue = ["run": .number(Double(data.run.id)), "badges": .array(index)]
+        try Data((summary.serialized(pretty: true) + "\n").utf8).write(
+            to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("index.json")), options: .atomic)
+        return folder
+    }
+}

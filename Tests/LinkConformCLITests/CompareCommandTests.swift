@@ -1,0 +1,111 @@
+import Conformance
+import Foundation
+import LinkJSON
+import ResultsStore
+import Testing
+
+/// `linkconform compare` and `run --baseline`: what a nightly gates on.
+struct CompareCommandTests {
+    /// A store with two runs of one implementation (named `name`): the second has `worse` failing.
+    static func seeded(name: String = "impl", worse: [String] = ["b"]) throws -> String {
+        let path = CLI.temporaryDirectory() + "/r.sqlite"
+        let store = try ResultsStore(path: path)
+        for night in 0..<2 {
+            let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:]))
+            let impl = try store.register(ImplementationInfo(name: name, version: "\(night)", language: "", homepage: ""), run: run)
+            try store.insert(["a", "b", "c"].map { id in
+                CaseResult(suite: "ulc", caseID: "ulc/\(id)", operation: "ulc.parse", requirement: "ULC-1", level: .must,
+                           outcome: night == 1 && worse.contains(id) ? .fail : .pass, nullWouldPass: false, actual: nil, expected: [:],
+                           message: "expected \(id)", durationNanos: 1)
+            }, run: run, implementation: impl)
+            try store.finishRun(run, status: .completed)
+        }
+        return path
+    }
+
+    @Test func aRegressionIsListedAndExitsOne() async throws {
+        let db = try Self.seeded()
+        let result = try await CLI.run(["compare", "--db", db])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.stdout.contains("run 1 -> run 2"))
+        #expect(result.stdout.contains("impl (0 -> 1): 1 regression, 0 fixes"))
+        #expect(result.stdout.contains("ulc/b (ULC-1 MUST): pass -> fail: expected b"))
+        // Reversed, the same case is a fix, and a fix does not fail.
+        let reversed = try await CLI.run(["compare", "2", "1", "--db", db])
+        #expect(reversed.status == 0, "\(reversed.output)")
+        #expect(reversed.stdout.contains("0 regressions, 1 fix"))
+        // One argument is the later run, compared with the completed run before it.
+        #expect(try await CLI.run(["compare", "2", "--db", db]).status == 1)
+    }
+
+    @Test func jsonListsEveryChange() async throws {
+        let db = try Self.seeded(worse: ["a", "b", "c"])
+        let result = try await CLI.run(["compare", "--db", db, "--json", "--limit", "1"])
+        #expect(result.status == 1)
+        let json = try JSONParser.parse(result.stdout)
+        #expect(json["regressions"] == 3)
+        #expect(json["implementations"]?.arrayValue?.first?["regressions"]?.arrayValue?.count == 3)
+        #expect(json["implementations"]?.arrayValue?.first?["regressions"]?.arrayValue?.first?["before"] == "pass")
+        let text = try await CLI.run(["compare", "--db", db, "--limit", "1"])
+        #expect(text.stdout.contains("... and 2 more"))
+    }
+
+    @Test func missingRunsAreClearErrors() async throws {
+        let db = try Self.seeded()
+        let missing = try await CLI.run(["compare", "7", "9", "--db", db])
+        #expect(missing.status == 2 && missing.stderr.contains("no run 9"))
+        let first = try await CLI.run(["compare", "1", "--db", db])
+        #expect(first.status == 2 && first.stderr.contains("no completed run before run 1"))
+        let noFile = try await CLI.run(["compare", "--db", CLI.temporaryDirectory() + "/none.sqlite"])
+        #expect(noFile.status == 2 && noFile.stderr.contains("no results database"))
+    }
+
+    @Test func hostileNamesReachTheTerminalEscaped() async throws {
+        let db = try Self.seeded(name: "evil\u{1b}]0;owned\u{07}\n# heading")
+        let result = try await CLI.run(["compare", "--db", db])
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
+        #expect(result.stdout.contains("evil\\x1b]0;owned\\x07\\n# heading"))
+    }
+
+    /// A copy of the repository's ULC corpus in which, when `broken`, the reference fails the
+    /// first case that expects a link not to be ULC (it is made to expect ULC).
+    static func corpus(in dir: String, broken: Bool) throws -> String {
+        let corpus = dir + "/Corpus-\(broken)"
+        try? FileManager.default.removeItem(atPath: corpus)
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("Corpus").path, toPath: corpus)
+        if broken {
+            let file = corpus + "/ulc/cases/parse-identification.json"
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let at = try #require(text.range(of: #""kind": "notULC""#), "a case of \(file) expects notULC")
+            try text.replacingCharacters(in: at, with: #""kind": "ulc""#).write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        return corpus
+    }
+
+    @Test func runWithABaselineFailsOnRegressionsOnly() async throws {
+        let dir = CLI.temporaryDirectory()
+        func run(_ corpus: String, _ extra: [String] = []) async throws -> CLI.Result {
+            try await CLI.run(["run", "--corpus", corpus, "--suite", "ulc", "--db", dir + "/r.sqlite", "--no-reports", "--no-progress"] + extra)
+        }
+        let good = try Self.corpus(in: dir, broken: false), bad = try Self.corpus(in: dir, broken: true)
+        // Night 1: nothing to compare with, judged as usual (all pass).
+        let first = try await run(good, ["--baseline", "previous"])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.stdout.contains("no earlier run to compare with"))
+        // Night 2: the case that passed now fails: a regression.
+        let second = try await run(bad, ["--baseline", "previous"])
+        #expect(second.status == 1, "\(second.output)")
+        #expect(second.stdout.contains("ulc/parse-identification/no-query (ULC-1 MUST): pass -> fail"))
+        // Night 3: the same failure, already there last night: not a regression, exit 0;
+        // without --baseline the same run fails.
+        let third = try await run(bad, ["--baseline", "previous"])
+        #expect(third.status == 0, "\(third.output)")
+        #expect(third.stdout.contains("no regressions"))
+        #expect(try await run(bad).status == 1)
+        // Against run 1 explicitly, it is a regression again; a run that does not exist is an error.
+        #expect(try await run(bad, ["--baseline", "1"]).status == 1)
+        let missing = try await run(bad, ["--baseline", "99"])
+        #expect(missing.status == 2 && missing.stderr.contains("no run 99"))
+        #expect(try await run(bad, ["--baseline", "yesterday"]).status == 64)
+    }
+}
