@@ -105,13 +105,17 @@ struct TrendChart {
             out += #"<line class="grid" x1="\#(f(Self.left))" x2="\#(f(Self.width - Self.right))" y1="\#(f(yy))" y2="\#(f(yy))"/>"#
             out += #"<text class="axis" x="\#(f(Self.left - 6))" y="\#(f(yy + 4))" text-anchor="end">\#(String(format: "%.0f%%", rate * 100))</text>"#
         }
-        // Run labels: every one when they fit, else every k-th, always the last.
+        // Run labels: every one when they fit, else every k-th counting back from the last.
         let every = max(1, Int((Double(runs.count) / 12).rounded(.up)))
-        for (i, run) in runs.enumerated() where i % every == 0 || i == runs.count - 1 {
+        for (i, run) in runs.enumerated() where (runs.count - 1 - i) % every == 0 {
             let status = run.status == .completed ? "" : " (\(run.status.rawValue))"
             out += #"<text class="axis\#(run.status == .completed ? "" : " partial")" x="\#(f(x(i)))" y="\#(f(Self.height - Self.bottom + 16))" text-anchor="middle">#\#(run.id)<title>\#(Escaping.html("run \(run.id)\(status), \(run.startedAt)" + (run.gitCommit.map { ", commit \($0.prefix(12))" } ?? "")))</title></text>"#
         }
         out += #"<text class="axis" x="\#(f(Self.left + (Self.width - Self.left - Self.right) / 2))" y="\#(f(Self.height - 6))" text-anchor="middle">run</text>"#
+        // Points, triangles and their counts shrink as runs crowd the axis; beyond a dozen runs
+        // the counts are left to the points' titles.
+        let crowded = runs.count > 12
+        let dot = crowded ? 3.0 : 4.0, mark = crowded ? 3.5 : 5.0, counted = !crowded
         for line in panel.lines {
             let series = "s\(line.implementation % Self.colours)"
             // The line breaks where the implementation judged nothing or was not in the run.
@@ -133,14 +137,14 @@ struct TrendChart {
                     + "\(c.passed) of \(c.judged) passed (\(String(format: "%.1f%%", rate * 100)))"
                 let moves = (c.regressions > 0 ? ["\(c.regressions) worse"] : []) + (c.fixes > 0 ? ["\(c.fixes) better"] : [])
                 if !moves.isEmpty { title += "; " + moves.joined(separator: ", ") + " than in its previous run" }
-                out += #"<g class="pt"><title>\#(Escaping.html(title))</title><circle class="dot \#(series)" cx="\#(f(px))" cy="\#(f(py))" r="4"/>"#
+                out += #"<g class="pt"><title>\#(Escaping.html(title))</title><circle class="dot \#(series)" cx="\#(f(px))" cy="\#(f(py))" r="\#(f(dot))"/>"#
                 if c.regressions > 0 {
-                    out += #"<path class="regression" d="M\#(f(px - 5)) \#(f(py + 8)) L\#(f(px + 5)) \#(f(py + 8)) L\#(f(px)) \#(f(py + 16)) Z"/>"#
-                    out += #"<text class="mark regression" x="\#(f(px + 7))" y="\#(f(py + 16))">\#(c.regressions)</text>"#
+                    out += #"<path class="regression" d="M\#(f(px - mark)) \#(f(py + dot + 3)) L\#(f(px + mark)) \#(f(py + dot + 3)) L\#(f(px)) \#(f(py + dot + 3 + 1.6 * mark)) Z"/>"#
+                    if counted { out += #"<text class="mark regression" x="\#(f(px + mark + 2))" y="\#(f(py + dot + 3 + 1.6 * mark))">\#(c.regressions)</text>"# }
                 }
                 if c.fixes > 0 {
-                    out += #"<path class="fix" d="M\#(f(px - 5)) \#(f(py - 8)) L\#(f(px + 5)) \#(f(py - 8)) L\#(f(px)) \#(f(py - 16)) Z"/>"#
-                    out += #"<text class="mark fix" x="\#(f(px + 7))" y="\#(f(py - 9))">\#(c.fixes)</text>"#
+                    out += #"<path class="fix" d="M\#(f(px - mark)) \#(f(py - dot - 3)) L\#(f(px + mark)) \#(f(py - dot - 3)) L\#(f(px)) \#(f(py - dot - 3 - 1.6 * mark)) Z"/>"#
+                    if counted { out += #"<text class="mark fix" x="\#(f(px + mark + 2))" y="\#(f(py - dot - 4))">\#(c.fixes)</text>"# }
                 }
                 out += "</g>"
             }
