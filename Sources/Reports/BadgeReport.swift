@@ -85,15 +85,7 @@ public enum BadgeReport {
     /// A file name made of what a name holds of `a-z` and `0-9` (lower-cased), runs of anything
     /// else turned into one `-`; "implementation" when nothing is left.
     public static func fileStem(_ name: String) -> String {
-        var stem = ""
-        for scalar in name.lowercased().unicodeScalars.prefix(60) {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                stem.unicodeScalars.append(scalar)
-            } else if !stem.isEmpty && !stem.hasSuffix("-") {
-                stem += "-"
-            }
-        }
-        while stem.hasSuffix("-") { stem.removeLast() }
+        let stem = FileNames.dashed(name.lowercased().unicodeScalars.prefix(60)) { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
         return stem.isEmpty ? "implementation" : stem
     }
 
@@ -166,7 +158,7 @@ public enum BadgeReport {
         where (name.hasSuffix(".svg") || name.hasSuffix(".json")) && name != "index.json" && !written.contains(name) {
             try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
         }
-        let summary: JSONValue = ["run": .number(Double(data.run.id)), "badges": .array(index)]
+        let summary: JSONValue = ["run": .int(Int(data.run.id)), "badges": .array(index)]
         try Data((summary.serialized(pretty: true) + "\n").utf8).write(
             to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("index.json")), options: .atomic)
         return folder

@@ -79,8 +79,8 @@ public enum ComparisonReport {
             ]
         }
         return [
-            "before": .number(Double(comparison.before)), "after": .number(Double(comparison.after)), "strict": .bool(comparison.strict),
-            "regressions": .number(Double(comparison.regressionCount)), "fixes": .number(Double(comparison.fixCount)),
+            "before": .int(Int(comparison.before)), "after": .int(Int(comparison.after)), "strict": .bool(comparison.strict),
+            "regressions": .int(comparison.regressionCount), "fixes": .int(comparison.fixCount),
             "implementations": .array(implementations),
         ]
     }

@@ -295,14 +295,8 @@ public struct ConformanceStatement: Sendable {
     /// when nothing is left. ("python-urllib" -> "statement-python-urllib",
     /// "reference #2" -> "statement-reference-2".)
     public static func fileStem(for name: String) -> String {
-        var safe = ""
-        for scalar in name.unicodeScalars {
-            let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-            if keep {
-                safe.unicodeScalars.append(scalar)
-            } else if !safe.hasSuffix("-") {
-                safe += "-"
-            }
+        let safe = FileNames.dashed(name.unicodeScalars) { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
         }
         let trimmed = String(safe.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(64))
             .trimmingCharacters(in: CharacterSet(charactersIn: "-."))

@@ -52,6 +52,19 @@ enum CLI {
                       stderr: String(decoding: result.stderr, as: UTF8.self))
     }
 
+    /// Starts the binary without waiting for it (a run a test interrupts or kills), its output
+    /// discarded: nothing to read, so no pipe to leak into other tests' children.
+    static func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = repository
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "linkconform-cli-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -16,15 +16,9 @@ struct KillDuringRunTests {
         // The ULC suite has 171 ulc.parse cases, the only operation the zoo answers: at 40 ms an
         // answer, about 7 s of run. The other ULC cases are skipped at once.
         let parseCases = 171
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
-                             "--db", dir + "/r.sqlite", "--no-reports", "--no-progress", "--timeout", "600",
-                             "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) \(parseCases * 9 / 10)"]
-        process.currentDirectoryURL = CLI.repository
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
+                                      "--db", dir + "/r.sqlite", "--no-reports", "--no-progress", "--timeout", "600",
+                                      "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) \(parseCases * 9 / 10)"])
         // Killed once 90% of the answers are out, as the adapter's own log says (the adapter
         // answers no more after that, and the 600 s timeout keeps the harness from giving it up,
         // so however late this task wakes on a busy machine, the run is still going).

@@ -89,14 +89,9 @@ struct RunCommandTests {
         let dir = CLI.temporaryDirectory()
         let answered = dir + "/answered"
         let parseCases = 171
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["run", "--corpus", corpus, "--suite", "ulc", "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
-                             "--timeout", "600", "--window", "1",
-                             "--adapter", "python3 \(AdapterRunTests.zoo) slow 1000 \(answered)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CLI.launch(["run", "--corpus", corpus, "--suite", "ulc", "--db", dir + "/r.sqlite", "--reports", dir,
+                                      "--no-progress", "--timeout", "600", "--window", "1",
+                                      "--adapter", "python3 \(AdapterRunTests.zoo) slow 1000 \(answered)"])
         // Interrupted once three answers are out, as the adapter's own log says (reading a file
         // starts no process and takes no lock).
         let deadline = Date().addingTimeInterval(120)
