@@ -47,9 +47,8 @@ public enum BadgeReport {
 
     /// "97.2% (281/289)", "100% (12/12)", or "not judged".
     public static func message(_ count: PassCount) -> String {
-        guard let rate = count.rate else { return "not judged" }
-        let percent = count.passed == count.judged ? "100" : String(format: "%.1f", (rate * 1000).rounded(.down) / 10)
-        return "\(percent)% (\(count.passed)/\(count.judged))"
+        guard let percent = count.percentText else { return "not judged" }
+        return "\(percent) (\(count.passed)/\(count.judged))"
     }
 
     /// Every badge of a run, in the order of its implementations, the all-suites badge first.

@@ -423,8 +423,8 @@ public enum HTMLReport {
 extension HTMLReport {
     /// A pass rate as the summary shows it: the percentage, then passes of judged cases.
     static func rateHTML(_ count: PassCount) -> String {
-        guard let rate = count.rate else { return #"<span class="pct dim">nothing judged</span>"# }
-        return #"<span class="pct">\#(String(format: "%.1f%%", rate * 100))</span> <span class="dim">\#(grouped(count.passed)) of \#(grouped(count.judged))</span>"#
+        guard let percent = count.percentText else { return #"<span class="pct dim">nothing judged</span>"# }
+        return #"<span class="pct">\#(percent)</span> <span class="dim">\#(grouped(count.passed)) of \#(grouped(count.judged))</span>"#
     }
 
     /// A count with thousands separators (`7,644`), the same on every machine.

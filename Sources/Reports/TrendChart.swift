@@ -134,7 +134,7 @@ struct TrendChart {
                 guard let rate = point.rate else { continue }
                 let px = x(point.run), py = y(rate, floor: low), c = point.counts
                 var title = "\(implementations[line.implementation]) \(c.version), \(panel.suite), run \(runs[point.run].id): "
-                    + "\(c.passed) of \(c.judged) passed (\(String(format: "%.1f%%", rate * 100)))"
+                    + "\(c.passed) of \(c.judged) passed (\(c.passCount.percentText ?? "-"))"
                 let moves = (c.regressions > 0 ? ["\(c.regressions) worse"] : []) + (c.fixes > 0 ? ["\(c.fixes) better"] : [])
                 if !moves.isEmpty { title += "; " + moves.joined(separator: ", ") + " than in its previous run" }
                 out += #"<g class="pt"><title>\#(Escaping.html(title))</title><circle class="dot \#(series)" cx="\#(f(px))" cy="\#(f(py))" r="\#(f(dot))"/>"#

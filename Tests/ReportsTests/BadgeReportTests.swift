@@ -29,6 +29,13 @@ struct BadgeReportTests {
         #expect(BadgeReport.color(Self.counts(0, 0, skipped: 5)) == "lightgrey")
     }
 
+    @Test func thePageShowsThePassRateAsTheBadgesDo() {
+        // 2,499 of 2,500 is not 100%, on the page either (it once rounded to the nearest: 100.0%).
+        #expect(HTMLReport.rateHTML(Self.counts(2499, 1)).contains(">99.9%<"))
+        #expect(HTMLReport.rateHTML(Self.counts(12, 0)).contains(">100%<"))
+        #expect(Self.counts(0, 0, skipped: 1).percentText == nil)
+    }
+
     @Test func fileNamesAreSafeAndDistinct() {
         #expect(BadgeReport.fileStem("python-urllib") == "python-urllib")
         #expect(BadgeReport.fileStem("../../etc/Passwd") == "etc-passwd")
