@@ -27,8 +27,7 @@ public enum AASARuleAnalysis {
         var out: [Finding] = []
         var budget = pairBudget
         for appID in file.appIDs {
-            let matcher = file.matcher(appID: appID)
-            let facts = matcher.rules.map(RuleFacts.init)
+            let facts = file.compiledRules(appID: appID).map(RuleFacts.init)
             for j in facts.indices {
                 let later = facts[j].compiled.rule
                 var found: Finding?

@@ -1,36 +1,132 @@
-/// An automaton made deterministic for matching: one table lookup per input scalar, no
-/// allocation, whatever the pattern. Built from an ``AASAAutomaton`` when compiling a rule, by
-/// the subset construction over the classes of scalars no label tells apart, within a budget of
-/// states; past the budget (or for an alphabet too fine to tabulate) there is none, and the
-/// automaton's own state-set simulation matches instead. Both are linear in the input.
+/// Patterns made deterministic together for matching: one table lookup per input character
+/// advances every member at once, with no allocation, and the state reached at the end names
+/// the members that accept, in member order. Built by the subset construction over the
+/// members' automata within a budget of states and of work; past it (or for an alphabet too
+/// fine to tabulate) there is none, and the caller splits the members or simulates the
+/// automaton instead. Both are linear in the input.
+///
+/// Two ways of reading input:
+/// - ``Reading/scalars``: the characters a rule compares, already decoded and folded (each
+///   member reads them as they are);
+/// - ``Reading/bytes``: the URL's own bytes as rules with `percentEncoded: true` read them
+///   (contract rule 7): an ASCII byte is one character, a non-ASCII byte its `%XY` escape
+///   (three characters), and a case-insensitive member folds ASCII letters. The path of such
+///   rules is then read in place, once for all of them.
 ///
 /// ```swift
 /// let a = AASAPatternCompiler.compile("/buy/*", as: .path, options: .init())
 /// AASADFA(a)!.accepts(Array("/buy/42".unicodeScalars.map(\.value)))   // true
+///
+/// let members = ["/buy/*", "/help"].map {
+///     AASADFA.Member(automaton: AASAPatternCompiler.compile($0, as: .path, options: .init()), caseSensitive: true)
+/// }
+/// let both = AASADFA(members, reading: .bytes, budget: 512)!
+/// Array("/buy/1".utf8).withUnsafeBufferPointer { both.accepted(both.run($0, 0..<$0.count)) }   // [0]
 /// ```
 ///
 /// A class, not a struct: the matcher reaches it once per rule tried, and a reference is one
-/// retain where a struct of six arrays would be six.
+/// retain where a struct of its arrays would be several.
 public final class AASADFA: Sendable {
-    /// Class of each ASCII scalar.
-    let asciiClass: [UInt8]
-    /// Classes of the scalars from 128 up: each range's lower bound and class, sorted.
+    public enum Reading: Sendable { case scalars, bytes }
+
+    public struct Member: Sendable {
+        public let automaton: AASAAutomaton
+        /// How a member reading ``Reading/bytes`` folds letters (ignored for scalars).
+        public let caseSensitive: Bool
+        public init(automaton: AASAAutomaton, caseSensitive: Bool) {
+            self.automaton = automaton
+            self.caseSensitive = caseSensitive
+        }
+    }
+
+    public let reading: Reading
+    /// Class of each byte (bytes) or of each ASCII scalar (scalars).
+    let lowClass: [UInt8]
+    /// Scalars: classes of the scalars from 128 up, each range's lower bound and class, sorted.
     let highBounds: [UInt32]
     let highClasses: [UInt8]
     let classCount: Int
-    /// `next[state * classCount + class]`: the next state, or -1 when no input can be accepted
-    /// from there.
+    /// `next[state * classCount + class]`: the next state, or -1 when no member can accept any more.
     let next: [Int32]
-    let accepting: [Bool]
+    /// The state before the first character, or -1 when no member can accept anything.
+    public let start: Int32
+    /// Members accepting in state `s`: `acceptedMembers[acceptedFirst[s]..<acceptedFirst[s + 1]]`.
+    let acceptedFirst: [Int32]
+    let acceptedMembers: [Int32]
+    public var stateCount: Int { acceptedFirst.count - 1 }
 
-    /// States the construction may make before it gives up.
+    /// States one pattern's table may have.
     public static let stateBudget = 512
+    /// States a table shared by several rules may have.
+    public static let sharedStateBudget = 2048
+    /// Edges the construction may follow before it gives up (what bounds the time of compiling
+    /// many rules with many stars).
+    public static let workBudget = 2_000_000
 
-    public init?(_ automaton: AASAAutomaton, budget: Int = AASADFA.stateBudget) {
-        let atoms = AASAAutomaton.alphabetAtoms([automaton])
-        guard atoms.count <= 250 else { return nil }
-        classCount = atoms.count
-        // Class of a scalar: the index of the last atom at or below it.
+    /// One pattern over scalars.
+    public convenience init?(_ automaton: AASAAutomaton, budget: Int = AASADFA.stateBudget) {
+        self.init([Member(automaton: automaton, caseSensitive: true)], reading: .scalars, budget: budget)
+    }
+
+    /// `prefix`: characters read before the input's first (paths of rules read as bytes start
+    /// with the `/` of the slash rules, which the caller does not feed).
+    public init?(_ members: [Member], reading: Reading, prefix: [UInt32] = [], budget: Int) {
+        var builder = Builder(members)
+        var sets: [[Int32]] = []
+        var index: [[Int32]: Int32] = [:]
+        func number(_ set: [Int32]) -> Int32? {
+            if set.isEmpty { return -1 }
+            if let known = index[set] { return known }
+            if sets.count >= budget { return nil }
+            index[set] = Int32(sets.count)
+            sets.append(set)
+            return Int32(sets.count - 1)
+        }
+        var initial = builder.initial()
+        for c in prefix { initial = builder.step(initial, sensitive: [c], insensitive: [c]) }
+        guard let first = number(initial) else { return nil }
+        start = first
+        self.reading = reading
+        // What each class reads as, for case-sensitive and case-insensitive members.
+        let sensitive: [[UInt32]], insensitive: [[UInt32]]
+        switch reading {
+        case .scalars:
+            let atoms = AASAAutomaton.alphabetAtoms(members.map(\.automaton))
+            guard atoms.count <= 250 else { return nil }
+            (lowClass, highBounds, highClasses) = Self.scalarClasses(atoms)
+            sensitive = atoms.map { [$0] }
+            insensitive = sensitive
+        case .bytes:
+            let representatives: [UInt8]
+            (lowClass, representatives) = builder.byteClasses()
+            highBounds = []
+            highClasses = []
+            sensitive = representatives.map { Builder.characters($0, caseSensitive: true) }
+            insensitive = representatives.map { Builder.characters($0, caseSensitive: false) }
+        }
+        classCount = sensitive.count
+        var table: [Int32] = []
+        var acceptedFirst: [Int32] = [0], acceptedMembers: [Int32] = []
+        var head = 0
+        while head < sets.count {
+            let set = sets[head]; head += 1
+            acceptedMembers += builder.acceptingMembers(set)
+            acceptedFirst.append(Int32(acceptedMembers.count))
+            var reached: [Int32] = []
+            for k in 0..<classCount {
+                builder.step(set, sensitive: sensitive[k], insensitive: insensitive[k], into: &reached)
+                guard let n = number(reached), builder.work <= Self.workBudget else { return nil }
+                table.append(n)
+            }
+        }
+        next = table
+        self.acceptedFirst = acceptedFirst
+        self.acceptedMembers = acceptedMembers
+    }
+
+    /// Class of each ASCII scalar, and the classes of the scalars from 128 up, for `atoms` (the
+    /// lower bound of each interval no label tells apart).
+    static func scalarClasses(_ atoms: [UInt32]) -> ([UInt8], [UInt32], [UInt8]) {
         func classOf(_ c: UInt32) -> Int {
             var lo = 0, hi = atoms.count - 1
             while lo < hi {
@@ -39,47 +135,18 @@ public final class AASADFA: Sendable {
             }
             return lo
         }
-        asciiClass = (0..<128).map { UInt8(classOf(UInt32($0))) }
-        let high = atoms.enumerated().filter { $0.element >= 128 }
+        let ascii = (0..<128).map { UInt8(classOf(UInt32($0))) }
         var bounds: [UInt32] = [128], classes: [UInt8] = [UInt8(classOf(128))]
-        for (i, a) in high where a > 128 {
+        for (i, a) in atoms.enumerated() where a > 128 {
             bounds.append(a)
             classes.append(UInt8(i))
         }
-        highBounds = bounds
-        highClasses = classes
-
-        var index: [[Int]: Int] = [[0]: 0]
-        var sets: [[Int]] = [[0]]
-        var table: [Int32] = []
-        var accept: [Bool] = []
-        var head = 0
-        while head < sets.count {
-            let set = sets[head]; head += 1
-            accept.append(automaton.anyAccepting(set))
-            for atom in atoms {
-                let target = automaton.step(set, atom)
-                if target.isEmpty {
-                    table.append(-1)
-                    continue
-                }
-                if let known = index[target] {
-                    table.append(Int32(known))
-                } else {
-                    if sets.count >= budget { return nil }
-                    index[target] = sets.count
-                    table.append(Int32(sets.count))
-                    sets.append(target)
-                }
-            }
-        }
-        next = table
-        accepting = accept
+        return (ascii, bounds, classes)
     }
 
     @inline(__always)
-    func classOf(_ c: UInt32) -> Int {
-        if c < 128 { return Int(asciiClass[Int(c)]) }
+    func scalarClass(_ c: UInt32) -> Int {
+        if c < 128 { return Int(lowClass[Int(c)]) }
         var lo = 0, hi = highBounds.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -88,19 +155,216 @@ public final class AASADFA: Sendable {
         return Int(highClasses[lo])
     }
 
-    /// Whether the automaton accepts `input`: one step per scalar, stopping early when no
-    /// input can be accepted any more.
-    public func accepts(_ input: [UInt32], steps: inout Int) -> Bool {
-        var state = 0
+    /// Reading scalars: the state after `input`, or -1 as soon as no member can accept; adds
+    /// one step per scalar read and one for the end.
+    public func run(_ input: [UInt32], steps: inout Int) -> Int32 {
+        var state = start
+        if state < 0 { return -1 }
         for c in input {
             steps += 1
-            let n = next[state &* classCount &+ classOf(c)]
-            if n < 0 { return false }
-            state = Int(n)
+            state = next[Int(state) &* classCount &+ scalarClass(c)]
+            if state < 0 { return -1 }
         }
         steps += 1
-        return accepting[state]
+        return state
     }
+
+    /// Reading bytes: the state after the bytes `range` of `bytes`, or -1 as soon as no member
+    /// can accept; adds one step per byte read and one for the end.
+    @inline(__always)
+    public func run(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, steps: inout Int) -> Int32 {
+        var state = start
+        if state < 0 { return -1 }
+        let width = classCount
+        next.withUnsafeBufferPointer { next in
+            lowClass.withUnsafeBufferPointer { byteClass in
+                var i = range.lowerBound
+                while i < range.upperBound {
+                    state = next[Int(state) &* width &+ Int(byteClass[Int(bytes[i])])]
+                    i &+= 1
+                    if state < 0 { break }
+                }
+                steps &+= i &- range.lowerBound &+ 1
+            }
+        }
+        return state
+    }
+
+    public func run(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int32 {
+        var steps = 0
+        return run(bytes, range, steps: &steps)
+    }
+
+    /// The members accepting in `state` (none for -1), in member order.
+    @inline(__always)
+    public func accepted(_ state: Int32) -> ArraySlice<Int32> {
+        if state < 0 { return [] }
+        return acceptedMembers[Int(acceptedFirst[Int(state)])..<Int(acceptedFirst[Int(state) + 1])]
+    }
+
+    /// Whether some member accepts in `state`.
+    @inline(__always)
+    public func accepts(_ state: Int32) -> Bool {
+        state >= 0 && acceptedFirst[Int(state)] < acceptedFirst[Int(state) + 1]
+    }
+
+    /// Reading scalars: whether some member accepts `input`.
+    public func accepts(_ input: [UInt32], steps: inout Int) -> Bool {
+        accepts(run(input, steps: &steps))
+    }
+
+    /// The construction's view of the members: their states numbered one after another, with
+    /// each state's edges flat.
+    struct Builder {
+        let members: [Member]
+        var owner: [Int32] = []
+        var offset: [Int32] = []
+        var accepting: [Bool] = []
+        var edgeFirst: [Int32] = [0]
+        var edgeLow: [UInt32] = [], edgeHigh: [UInt32] = [], edgeTarget: [Int32] = []
+        var mark: [Int32]
+        var generation: Int32 = 0
+        /// Edges looked at so far.
+        var work = 0
+        /// Whether each state's member is case-sensitive.
+        var sensitiveState: [Bool] = []
+
+        init(_ members: [Member]) {
+            self.members = members
+            var total: Int32 = 0
+            for (m, member) in members.enumerated() {
+                let a = member.automaton
+                offset.append(total)
+                for s in 0..<a.stateCount {
+                    owner.append(Int32(m))
+                    sensitiveState.append(member.caseSensitive)
+                    accepting.append(a.accepting[s])
+                    for t in a.transitions[s] {
+                        for r in t.label.ranges {
+                            edgeLow.append(r.lowerBound)
+                            edgeHigh.append(r.upperBound)
+                            edgeTarget.append(total + Int32(t.target))
+                        }
+                    }
+                    edgeFirst.append(Int32(edgeLow.count))
+                }
+                total += Int32(a.stateCount)
+            }
+            mark = Array(repeating: -1, count: Int(total))
+        }
+
+        func initial() -> [Int32] { offset }
+
+        /// The characters a member reading `byte` compares.
+        static func characters(_ byte: UInt8, caseSensitive: Bool) -> [UInt32] {
+            let fold: (UInt8) -> UInt32 = { c in
+                UInt32(!caseSensitive && c >= 0x41 && c <= 0x5A ? c + 0x20 : c)
+            }
+            if byte < 0x80 { return [fold(byte)] }
+            let hex = AASAPercentEscape.upperHex
+            return [0x25, fold(hex[Int(byte >> 4)]), fold(hex[Int(byte & 0xF)])]
+        }
+
+        /// The states reached from `set`, each member reading a byte its own way: as
+        /// `sensitive` when case-sensitive, else as `insensitive`.
+        mutating func step(_ set: [Int32], sensitive: [UInt32], insensitive: [UInt32]) -> [Int32] {
+            var out: [Int32] = []
+            step(set, sensitive: sensitive, insensitive: insensitive, into: &out)
+            return out
+        }
+
+        /// ``step(_:sensitive:insensitive:)`` into `out` (the caller's buffer, kept between
+        /// steps so that a step that reaches a known set allocates nothing).
+        mutating func step(_ set: [Int32], sensitive: [UInt32], insensitive: [UInt32], into out: inout [Int32]) {
+            generation += 1
+            out.removeAll(keepingCapacity: true)
+            for s in set {
+                let chars = sensitiveState[Int(s)] ? sensitive : insensitive
+                if chars.count == 1 {
+                    let c = chars[0]
+                    for e in Int(edgeFirst[Int(s)])..<Int(edgeFirst[Int(s) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
+                        let t = Int(edgeTarget[e])
+                        if mark[t] != generation {
+                            mark[t] = generation
+                            out.append(Int32(t))
+                        }
+                    }
+                    work += Int(edgeFirst[Int(s) + 1] - edgeFirst[Int(s)]) + 1
+                    continue
+                }
+                // The three characters of an escape, one state set after another.
+                var current: Set<Int32> = [s]
+                for c in chars {
+                    var following: Set<Int32> = []
+                    for from in current {
+                        for e in Int(edgeFirst[Int(from)])..<Int(edgeFirst[Int(from) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
+                            following.insert(edgeTarget[e])
+                        }
+                        work += Int(edgeFirst[Int(from) + 1] - edgeFirst[Int(from)]) + 1
+                    }
+                    current = following
+                }
+                for t in current where mark[Int(t)] != generation {
+                    mark[Int(t)] = generation
+                    out.append(t)
+                }
+            }
+            out.sort()
+        }
+
+        func acceptingMembers(_ set: [Int32]) -> [Int32] {
+            var out: [Int32] = []
+            for s in set where accepting[Int(s)] && out.last != owner[Int(s)] {
+                out.append(owner[Int(s)])
+            }
+            // `set` is sorted and members' states are numbered in member order.
+            return out
+        }
+
+        /// Each byte's class (bytes whose characters fall in the same label intervals for every
+        /// way of reading present), and one byte of each class. Bytes read as ASCII characters
+        /// only, so only label bounds below 128 tell them apart.
+        func byteClasses() -> ([UInt8], [UInt8]) {
+            var bound = [Bool](repeating: false, count: 129)
+            for s in edgeLow.indices {
+                if edgeLow[s] < 128 { bound[Int(edgeLow[s])] = true }
+                if edgeHigh[s] < 128 { bound[Int(edgeHigh[s]) + 1] = true }
+            }
+            var atom = [Int](repeating: 0, count: 128), n = 0
+            for c in 0..<128 {
+                if c > 0 && bound[c] { n += 1 }
+                atom[c] = n
+            }
+            let readings = Array(Set(members.map(\.caseSensitive))).sorted { !$0 && $1 }
+            // A byte's signature: the atom of each character it reads as, each way of reading
+            // present (at most 2 x 3 atoms below 128, 8 bits each).
+            var classOf: [UInt64: UInt8] = [:]
+            var classes = [UInt8](repeating: 0, count: 256), representatives: [UInt8] = []
+            for b in 0..<256 {
+                var signature: UInt64 = 0
+                for caseSensitive in readings {
+                    for c in Self.characters(UInt8(b), caseSensitive: caseSensitive) {
+                        signature = signature << 8 | UInt64(atom[Int(c)] + 1)
+                    }
+                    signature <<= 8
+                }
+                if let known = classOf[signature] {
+                    classes[b] = known
+                } else {
+                    let n = UInt8(representatives.count)
+                    classOf[signature] = n
+                    classes[b] = n
+                    representatives.append(UInt8(b))
+                }
+            }
+            return (classes, representatives)
+        }
+    }
+}
+
+/// `%XY` escapes as rules with `percentEncoded: true` see a non-ASCII byte.
+enum AASAPercentEscape {
+    static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
 
 /// An automaton laid out flat for the state-set simulation: each state's edges are one run of
@@ -193,7 +457,9 @@ public struct AASAPatternMatcher: Sendable {
         self.automaton = automaton
         if Self.acceptsEverything(automaton) {
             way = .everything
-        } else if let dfa = AASADFA(automaton) {
+        } else if automaton.stateCount <= AASADFA.stateBudget, let dfa = AASADFA(automaton) {
+            // (A pattern of more states than the budget, hundreds of `$(lang)` codes, hardly
+            // ever fits in fewer: not tried.)
             way = .table(dfa)
         } else {
             way = .simulation(AASAFlatNFA(automaton))

@@ -230,11 +230,25 @@ public struct AASAExplanation: Sendable, Hashable {
 public struct AASAMatcher: Sendable {
     public let appID: String
     public let rules: [AASACompiledRule]
+    /// The same rules as one program over URL bytes (what ``match(url:domain:)`` runs).
+    let program: AASAMatchProgram
 
     public init(file: AASAFile, appID: String) {
+        self.init(file: file, appID: appID, tableBudget: AASADFA.sharedStateBudget)
+    }
+
+    /// `tableBudget`: the most states one shared table may have (tests lower it to make the
+    /// program split its tables, or match every rule on its own).
+    public init(file: AASAFile, appID: String, tableBudget: Int) {
         self.appID = appID
-        let variables = file.applinks?.variables ?? [:]
-        rules = file.rules(for: appID).map { AASACompiledRule($0, variables: variables) }
+        rules = file.compiledRules(appID: appID)
+        program = AASAMatchProgram(rules, budget: tableBudget)
+    }
+
+    /// How the program is laid out: the number of shared path tables, the rules in them, and
+    /// the rules tried whole by their own automata.
+    public var layout: (tables: Int, tabulated: Int, ruleByRule: Int) {
+        (program.tables.count, program.tables.reduce(0) { $0 + $1.rules.count }, program.untabulated.count)
     }
 
     /// `match`, `exclude` or `no_match` for `url` served from `domain`.
@@ -245,12 +259,20 @@ public struct AASAMatcher: Sendable {
 
     /// ``match(url:domain:)``, adding the automaton steps taken to `steps`.
     public func match(url: String, domain: String, steps: inout Int) -> AASAMatchResult {
+        program.match(url: url, domain: domain, compiled: rules, steps: &steps)
+    }
+
+    /// ``match(url:domain:)`` the way ``explain(url:domain:)`` reads the rules: each in turn,
+    /// with its own automata. The same answer by another road (tests and fuzzing hold the two
+    /// against each other).
+    public func matchRuleByRule(url: String, domain: String) -> AASAMatchResult {
         guard let parts = AASAURLParts.read(url), parts.problem(domain: domain) == nil else { return .noMatch }
         var input = AASAInput(url: parts)
+        var steps = 0
         // By index: binding each compiled rule to a name would copy it, with every automaton and
         // table it holds retained and released, for each rule tried.
         for i in rules.indices where rules[i].decides(&input, steps: &steps) {
-            return AASAMatchResult(deciding: rules[i].rule)
+            return program.results[i]
         }
         return .noMatch
     }
@@ -280,4 +302,11 @@ public struct AASAMatcher: Sendable {
 extension AASAFile {
     /// The app's rules compiled once (see ``AASAMatcher``).
     public func matcher(appID: String) -> AASAMatcher { AASAMatcher(file: self, appID: appID) }
+
+    /// Each of the app's rules compiled on its own, without the shared tables of a matcher:
+    /// what the rule analysis reads.
+    public func compiledRules(appID: String) -> [AASACompiledRule] {
+        let variables = applinks?.variables ?? [:]
+        return rules(for: appID).map { AASACompiledRule($0, variables: variables) }
+    }
 }

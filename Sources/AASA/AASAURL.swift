@@ -19,52 +19,121 @@ public struct AASAURLParts: Sendable, Hashable {
 
     /// Splits `text`, or nil when it has no scheme or no `//` authority.
     public static func read(_ text: String) -> AASAURLParts? {
-        let b = Array(text.utf8)
-        guard let colon = b.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-        let schemeBytes = b[..<colon]
-        guard isAlpha(schemeBytes.first!), schemeBytes.allSatisfy({ isAlpha($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }) else {
-            return nil
+        withUTF8(text) { b in AASAURLScan(b).map { AASAURLParts($0, b) } }
+    }
+}
+
+extension AASAURLParts {
+    init(_ scan: AASAURLScan, _ b: UnsafeBufferPointer<UInt8>) {
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        func bytes(_ r: Range<Int>) -> [UInt8] { Array(b[r]) }
+        self.init(scheme: text(scan.scheme), userinfo: scan.userinfo.map(text), host: text(scan.host), port: scan.port.map(text),
+                  path: bytes(scan.path), query: scan.query.map(bytes), fragment: scan.fragment.map(bytes))
+    }
+}
+
+/// Where the parts of a URL are in its UTF-8 bytes (what ``AASAURLParts`` copies out): the
+/// scheme before the first `:`, which must be followed by `//`; the authority up to the first
+/// `/`, `?` or `#`, with userinfo before its last `@` and a port after its last `:` (after the
+/// `]` of a bracketed host); the path up to `?` or `#`; the query up to `#`; the fragment.
+struct AASAURLScan {
+    let scheme: Range<Int>
+    let userinfo: Range<Int>?
+    let host: Range<Int>
+    let port: Range<Int>?
+    let path: Range<Int>
+    let query: Range<Int>?
+    let fragment: Range<Int>?
+
+    init?(_ b: UnsafeBufferPointer<UInt8>) {
+        let n = b.count
+        var colon = 0
+        while colon < n && b[colon] != 0x3A { colon += 1 }
+        guard colon < n, colon > 0, Self.isAlpha(b[0]) else { return nil }
+        for i in 1..<colon {
+            let c = b[i]
+            guard Self.isAlpha(c) || (c >= 0x30 && c <= 0x39) || c == 0x2B || c == 0x2D || c == 0x2E else { return nil }
         }
-        guard b.count >= colon + 3, b[colon + 1] == UInt8(ascii: "/"), b[colon + 2] == UInt8(ascii: "/") else { return nil }
+        guard n >= colon + 3, b[colon + 1] == 0x2F, b[colon + 2] == 0x2F else { return nil }
+        scheme = 0..<colon
         let authorityStart = colon + 3
         var i = authorityStart
-        while i < b.count, b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: "?"), b[i] != UInt8(ascii: "#") { i += 1 }
-        var authority = b[authorityStart..<i]
-        var userinfo: String?
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-            userinfo = String(decoding: authority[..<at], as: UTF8.self)
-            authority = authority[(at + 1)...]
+        var lastAt = -1
+        while i < n, b[i] != 0x2F, b[i] != 0x3F, b[i] != 0x23 {
+            if b[i] == 0x40 { lastAt = i }
+            i += 1
         }
-        var hostBytes = authority, port: String?
-        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
-            hostBytes = authority[...close]
-            let rest = authority[(close + 1)...]
-            if rest.first == UInt8(ascii: ":") { port = String(decoding: rest.dropFirst(), as: UTF8.self) }
-            else if !rest.isEmpty { port = String(decoding: rest, as: UTF8.self) }
-        } else if let c = authority.lastIndex(of: UInt8(ascii: ":")) {
-            hostBytes = authority[..<c]
-            port = String(decoding: authority[(c + 1)...], as: UTF8.self)
+        var hostStart = authorityStart
+        if lastAt >= 0 {
+            userinfo = authorityStart..<lastAt
+            hostStart = lastAt + 1
+        } else {
+            userinfo = nil
+        }
+        let authorityEnd = i
+        var close = -1
+        if hostStart < authorityEnd, b[hostStart] == 0x5B {
+            var j = hostStart
+            while j < authorityEnd && b[j] != 0x5D { j += 1 }
+            if j < authorityEnd { close = j }
+        }
+        if close >= 0 {
+            host = hostStart..<(close + 1)
+            let rest = (close + 1)..<authorityEnd
+            if !rest.isEmpty {
+                port = b[rest.lowerBound] == 0x3A ? (rest.lowerBound + 1)..<rest.upperBound : rest
+            } else {
+                port = nil
+            }
+        } else {
+            var c = authorityEnd - 1
+            while c >= hostStart && b[c] != 0x3A { c -= 1 }
+            if c >= hostStart {
+                host = hostStart..<c
+                port = (c + 1)..<authorityEnd
+            } else {
+                host = hostStart..<authorityEnd
+                port = nil
+            }
         }
         let pathStart = i
-        while i < b.count, b[i] != UInt8(ascii: "?"), b[i] != UInt8(ascii: "#") { i += 1 }
-        let path = Array(b[pathStart..<i])
-        var query: [UInt8]?, fragment: [UInt8]?
-        if i < b.count, b[i] == UInt8(ascii: "?") {
+        while i < n, b[i] != 0x3F, b[i] != 0x23 { i += 1 }
+        path = pathStart..<i
+        if i < n, b[i] == 0x3F {
             let q = i + 1
             i = q
-            while i < b.count, b[i] != UInt8(ascii: "#") { i += 1 }
-            query = Array(b[q..<i])
+            while i < n, b[i] != 0x23 { i += 1 }
+            query = q..<i
+        } else {
+            query = nil
         }
-        if i < b.count, b[i] == UInt8(ascii: "#") {
-            fragment = Array(b[(i + 1)...])
-        }
-        return AASAURLParts(scheme: String(decoding: schemeBytes, as: UTF8.self), userinfo: userinfo,
-                            host: String(decoding: hostBytes, as: UTF8.self), port: port,
-                            path: path, query: query, fragment: fragment)
+        fragment = i < n ? (i + 1)..<n : nil
     }
 
-    private static func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+    /// ``AASAURLParts/problem(domain:)`` is nil: https, no userinfo, no port but 443 (or an
+    /// empty one), the host is the domain (ASCII case-insensitively).
+    func isUniversalLink(_ b: UnsafeBufferPointer<UInt8>, domain: String) -> Bool {
+        guard userinfo == nil, Self.equalFolded(b[scheme], "https".utf8) else { return false }
+        if let port, !port.isEmpty, !b[port].elementsEqual("443".utf8) { return false }
+        return Self.equalFolded(b[host], domain.utf8)
+    }
+
+    static func equalFolded<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool where A.Element == UInt8, B.Element == UInt8 {
+        a.elementsEqual(b) { lowerASCII($0) == lowerASCII($1) }
+    }
+
+    @inline(__always)
+    static func lowerASCII(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+
+    static func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 }
+
+/// `body` over the UTF-8 bytes of `text`, in place when they are contiguous.
+func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = text.utf8.withContiguousStorageIfAvailable(body) { return r }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+}
+
 
 /// Why a URL is not a universal link for a domain (contract, Matching rule 1).
 public enum AASAURLProblem: String, Sendable, Hashable {
@@ -104,7 +173,7 @@ enum AASAInputText {
         var out: [UInt32] = []
         out.reserveCapacity(bytes.count)
         if options.percentEncoded {
-            let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+            let hex = AASAPercentEscape.upperHex
             for byte in bytes {
                 if byte < 0x80 {
                     options.fold(UInt32(byte), into: &out)

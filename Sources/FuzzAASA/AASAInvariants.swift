@@ -109,6 +109,8 @@ enum AASAInvariants {
         let again = matcher.match(url: url, domain: domain, steps: &stepsAgain)
         p.check(again == result && stepsAgain == steps, "match is deterministic", url)
         p.check(matcher.match(url: url, domain: domain) == result, "match with and without steps agree", url)
+        p.check(matcher.matchRuleByRule(url: url, domain: domain) == result,
+                "the shared tables agree with the rules tried one by one", url)
         if let bytes {
             p.check(AASA.match(bytes, domain: domain, appID: matcher.appID, url: url) == result, "AASA.match agrees with the compiled matcher", url)
         }
