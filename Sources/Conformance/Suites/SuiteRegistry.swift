@@ -5,6 +5,7 @@ public enum SuiteRegistry {
         XCallbackSuite.definition,
         XignQRSuite.definition,
         AASASuite.definition,
+        AssetLinksSuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {
