@@ -6,6 +6,7 @@ public enum SuiteRegistry {
         XignQRSuite.definition,
         AASASuite.definition,
         AssetLinksSuite.definition,
+        MitIDSuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {
