@@ -105,7 +105,11 @@ public enum MitIDSuite {
         fields.append(.init("enable_app_switch", value: a.enableAppSwitch.map { String($0) } ?? "(absent: false)"))
         fields.append(.init("app_switch_os", value: a.os ?? "(absent or invalid)"))
         fields.append(.init("app_switch_url", value: a.returnURL ?? "(absent)",
-                            note: a.returnURL.map { "the return leg opens the app only if \(LinkURL(parsing: $0).normalizedHost ?? "its host") serves an association file for it" }))
+                            note: a.returnURL.flatMap { text in
+                                let url = LinkURL(parsing: text)
+                                guard url.isHTTPS, let host = url.normalizedHost, !host.isEmpty else { return nil }
+                                return "the return leg opens the app only if \(host) serves an association file for it (linkconform check --aasa or --assetlinks)"
+                            }))
         return CheckExplanation(suite: "mitid", recognized: !tooLong, wording: wording, fields: fields, violations: a.violations.map { CheckExplanation.Violation($0) })
     }
 }
