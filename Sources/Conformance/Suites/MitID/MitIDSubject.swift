@@ -4,7 +4,7 @@ import MitIDAppSwitch
 public protocol MitIDSubject: Sendable {
     /// What an authorize URL asks of MitID's app switch (`mitid.authorize`).
     func authorize(url: [UInt8]) -> MitIDAuthorize
-    /// Whether the MitID app's return leg reaches the app (`mitid.returnLeg`).
+    /// Whether the MitID app's return leg reaches the app (`mitid.return`).
     func returnLeg(authorize: [UInt8], aasa: [UInt8]?, assetLinks: [UInt8]?, app: MitIDReturnLeg.App) -> MitIDReturnLeg
 }
 

@@ -3,7 +3,7 @@ import LinkURL
 import MitIDAppSwitch
 
 /// The mitid suite: operations `mitid.authorize` (the app-switch parameters of an OIDC
-/// authorize URL) and `mitid.returnLeg` (whether the MitID app's return reaches the app), from
+/// authorize URL) and `mitid.return` (whether the MitID app's return reaches the app), from
 /// the Signaturgruppen broker guide to MitID app integration (docs/mitid.md). `check` explains
 /// any link with an `idp_params` query parameter.
 public enum MitIDSuite {
@@ -23,7 +23,7 @@ public enum MitIDSuite {
                 let request = try AuthorizeInput.decode(input)
                 return authorizeOutput(subject.authorize(url: Array(request.url.utf8)))
             },
-            "mitid.returnLeg": { input in
+            "mitid.return": { input in
                 let request = try ReturnLegInput.decode(input)
                 let leg = subject.returnLeg(authorize: Array(request.authorize.utf8), aasa: request.aasa.map { Array($0.utf8) },
                                             assetLinks: request.assetlinks.map { Array($0.utf8) }, app: request.app)
@@ -72,10 +72,10 @@ public enum MitIDSuite {
         return .object(o)
     }
 
-    // MARK: mitid.returnLeg
+    // MARK: mitid.return
 
     static let returnLeg = OperationDefinition(
-        name: "mitid.returnLeg",
+        name: "mitid.return",
         summary: "whether the MitID app's return to app_switch_url opens the app, given the host's association files and the app's identity",
         input: ReturnLegInput.self, output: ReturnLegOutput.self,
         expect: .object(["verdict": .oneOf(MitIDReturnLeg.Verdict.allCases.map(\.rawValue))], required: ["verdict"]),
