@@ -38,6 +38,12 @@ let package = Package(
         // (CallbackInspection, ParameterOccurrences, CallbackValue, FragmentReading from XCallbackURL).
         .target(name: "ULC", dependencies: ["LinkRules", "LinkURL", "XCallbackURL"]),
         .target(name: "AASA", dependencies: ["LinkRules", "LinkJSON"]),
+        // Android Digital Asset Links: statement lists, verification, Android 15 dynamic
+        // components matched with the AASA pattern engine.
+        .target(name: "AssetLinks", dependencies: ["LinkRules", "LinkJSON", "LinkURL", "AASA"]),
+        // MitID app switch: idp_params of an OIDC authorize URL (read like callbacks, with
+        // XCallbackURL's ParameterOccurrences), and the return leg judged with AASA and AssetLinks.
+        .target(name: "MitIDAppSwitch", dependencies: ["LinkRules", "LinkJSON", "LinkURL", "XCallbackURL", "AASA", "AssetLinks"]),
         // The invariants the fuzz targets check, one small module per protocol so that each fuzz
         // binary holds only what it fuzzes; replayed by `swift test` as well.
         // Each keeps its libFuzzer executables in Targets/ (below).
@@ -50,7 +56,7 @@ let package = Package(
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
         .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA"]),
         // Corpus, requirements, operations, runner, outcomes.
-        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA",
+        .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA", "AssetLinks", "MitIDAppSwitch",
                                                    .product(name: "Crypto", package: "swift-crypto")]),
         // Adapter I/O: processes speaking the adapter protocol, supervised (restarts, timeouts,
         // give-up), and the server side behind `linkconform adapter`.
@@ -98,6 +104,8 @@ let package = Package(
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom", "ChildProcess"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "LinkURL", "SeededRandom"]),
         .testTarget(name: "AASATests", dependencies: ["AASA", "LinkJSON", "SeededRandom"]),
+        .testTarget(name: "AssetLinksTests", dependencies: ["AssetLinks", "AASA", "LinkJSON"]),
+        .testTarget(name: "MitIDAppSwitchTests", dependencies: ["MitIDAppSwitch"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),

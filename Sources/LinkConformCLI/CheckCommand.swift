@@ -16,6 +16,8 @@ struct CheckCommand: ParsableCommand {
               printf '%s' '<link>' | linkconform check -
               linkconform check --document FILE [--with KEY=VALUE]... [URL...]
               linkconform check --aasa apple-app-site-association --domain example.com --app-id ABCDE12345.com.example.app https://example.com/buy/42
+              linkconform check --assetlinks assetlinks.json --package com.example.app --fingerprint 14:6D:...:E5 https://example.com/products/1
+              linkconform check 'https://broker.example/authorize?client_id=app&idp_params=%7B%22mitid%22%3A...%7D'
 
             For each suite that recognises the subject, prints the parts (raw as written and \
             decoded once) and every violation with its requirement id, level and byte offset, \
@@ -37,8 +39,20 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check an Apple App Site Association file (the aasa suite alone): its diagnostics, then each URL given after it, matched for --app-id on --domain.", valueName: "path"))
     var aasa: String?
 
-    @Option(help: ArgumentHelp("With --aasa: the host the file is served for.", valueName: "host"))
+    @Option(help: ArgumentHelp("With --aasa or --assetlinks: the host the file is served for (--assetlinks: default each URL's own host).", valueName: "host"))
     var domain: String?
+
+    @Option(help: ArgumentHelp("Check an Android Digital Asset Links statement list (the assetlinks suite alone): its diagnostics, whether --package signed with --fingerprint is verified, then what each URL given after it gets from the dynamic components.", valueName: "path"))
+    var assetlinks: String?
+
+    @Option(help: ArgumentHelp("With --assetlinks: the Android package name (application ID) to verify.", valueName: "name"))
+    var package: String?
+
+    @Option(help: ArgumentHelp("With --assetlinks: the SHA-256 fingerprint of the app's signing certificate (AA:BB:..., colons optional, any case).", valueName: "hex"))
+    var fingerprint: String?
+
+    @Option(help: ArgumentHelp("With --assetlinks: the relation to verify (default delegate_permission/common.handle_all_urls).", valueName: "relation"))
+    var relation: String?
 
     @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
     var appID: String?
@@ -67,6 +81,18 @@ struct CheckCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if package != nil || fingerprint != nil || relation != nil, assetlinks == nil {
+            throw ValidationError("--package, --fingerprint and --relation go with --assetlinks")
+        }
+        if assetlinks != nil {
+            if aasa != nil || document != nil || file != nil { throw ValidationError("give --assetlinks alone, without --aasa, --document or --file") }
+            if !with.isEmpty || appID != nil { throw ValidationError("with --assetlinks, give --package and --fingerprint instead of --with or --app-id") }
+            if (package == nil) != (fingerprint == nil) { throw ValidationError("verifying an app needs both --package and --fingerprint") }
+            if !inputs.isEmpty && package == nil {
+                throw ValidationError("matching URLs needs the app: add --package and --fingerprint")
+            }
+            return
+        }
         if aasa != nil {
             if document != nil || file != nil { throw ValidationError("give --aasa alone, without --document or --file") }
             if !with.isEmpty { throw ValidationError("with --aasa, give --domain and --app-id instead of --with") }
@@ -75,7 +101,7 @@ struct CheckCommand: ParsableCommand {
             }
             return
         }
-        if domain != nil || appID != nil { throw ValidationError("--domain and --app-id go with --aasa") }
+        if domain != nil || appID != nil { throw ValidationError("--domain and --app-id go with --aasa (--domain also with --assetlinks)") }
         if document != nil {
             if file != nil { throw ValidationError("give either --document or a link, not both") }
             do {
@@ -92,7 +118,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let subject = try readSubject()
-        let suites = aasa == nil ? SuiteRegistry.all : [AASASuite.definition]
+        let suites = aasa != nil ? [AASASuite.definition] : assetlinks != nil ? [AssetLinksSuite.definition] : SuiteRegistry.all
         let rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())
         Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())
         if rendering.exitCode != 0 { throw ExitCode(rendering.exitCode) }
@@ -104,6 +130,14 @@ struct CheckCommand: ParsableCommand {
             parameters["domain"] = domain
             parameters["app-id"] = appID
             return .document(CheckDocument(path: aasa, bytes: try readFile(aasa, trimNewline: false), parameters: parameters, urls: inputs))
+        }
+        if let assetlinks {
+            var parameters: [String: String] = [:]
+            parameters["package"] = package
+            parameters["fingerprint"] = fingerprint
+            parameters["relation"] = relation
+            parameters["domain"] = domain
+            return .document(CheckDocument(path: assetlinks, bytes: try readFile(assetlinks, trimNewline: false), parameters: parameters, urls: inputs))
         }
         if let document {
             let bytes = try readFile(document, trimNewline: false)

@@ -52,6 +52,9 @@ struct MalformedShapeTests {
         .init(suite: "xignqr", id: "xignqr/bad/array", operation: "xignqr.redirect", requirement: "XQR-5",
               input: #"{"url": "xignqr://authentication?pid=CgM%3D", "schemes": "xignqr"}"#,
               expect: #"{"kind": "none"}"#, field: "input.schemes", problem: "expected an array, found the string \"xignqr\""),
+        .init(suite: "assetlinks", id: "assetlinks/bad/includes", operation: "assetlinks.verify", requirement: "AL-20",
+              input: #"{"file": "[]", "package": "a.b", "fingerprint": "AA", "includes": {"https://e.example/a.json": 3}}"#,
+              expect: #"{"granted": false}"#, field: "input.includes.https://e.example/a.json", problem: "expected the file's text as a string"),
     ]
 
     @Test(arguments: badInputs)
@@ -81,6 +84,7 @@ struct MalformedShapeTests {
         "xcallback.build": #"{"scheme": "app", "action": "a"}"#,
         "xcallback.callback": #"{"url": "app://x-callback-url/a", "outcome": "cancel"}"#,
         "xignqr.redirect": #"{"url": "https://a"}"#,
+        "assetlinks.verify": #"{"file": "[]", "package": "a.b", "fingerprint": "AA"}"#,
     ]
 
     /// Malformed answers, one per operation, and the field each message must name.
@@ -98,6 +102,12 @@ struct MalformedShapeTests {
                           "output.diagnostics[1].code: expected a string, found the number 7"),
         "aasa.match": (["result": "matched"], "output.result: expected one of \"match\", \"exclude\", \"no_match\", found the string \"matched\""),
         "aasa.entitlement": (["host": "example.com"], "output.entry: missing required field"),
+        "assetlinks.validate": (["diagnostics": "fingerprint-malformed"], "output.diagnostics: expected an array, found the string \"fingerprint-malformed\""),
+        "assetlinks.verify": (["granted": "yes"], "output.granted: expected true or false, found the string \"yes\""),
+        "assetlinks.match": (["result": "matched"],
+                             "output.result: expected one of \"match\", \"exclude\", \"no_match\", \"no_dynamic_rules\", \"not_verified\", found the string \"matched\""),
+        "mitid.authorize": (["kind": "appSwitch", "os": 1], "output.os: expected a string, found the number 1"),
+        "mitid.return": (["reason": "no file"], "output.verdict: missing required field"),
     ]
 
     @Test func anOutputOfTheWrongShapeIsAProtocolErrorNamingTheField() async throws {

@@ -198,6 +198,6 @@ struct CheckCommandTests {
     @Test func aParameterNoSuiteTakesIsAUsageError() async throws {
         let result = try await CLI.run(["check", "--document", "Package.swift", "--with", "app=x"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("no suite takes the parameter 'app' (known: domain, app-id)"))
+        #expect(result.stderr.contains("no suite takes the parameter 'app' (known: domain, app-id, package, fingerprint, relation)"))
     }
 }

@@ -5,6 +5,8 @@ public enum SuiteRegistry {
         XCallbackSuite.definition,
         XignQRSuite.definition,
         AASASuite.definition,
+        AssetLinksSuite.definition,
+        MitIDSuite.definition,
     ]
 
     public static func suite(named name: String) -> SuiteDefinition? {

@@ -3,24 +3,6 @@ import LinkJSON
 
 /// The aasa operations' inputs and outputs as typed values (docs/corpus-format.md, docs/aasa.md).
 extension AASASuite {
-    struct ValidateInput: OperationInput {
-        static let fieldNames = ["file"]
-        let file: String
-        init(_ fields: JSONFields) throws(JSONFieldError) {
-            file = try fields.string("file")
-        }
-    }
-
-    struct ValidateOutput: OperationOutput {
-        /// The codes reported (compared as a set, so a code reported twice counts once).
-        let diagnostics: [String]
-        init(_ fields: JSONFields) throws(JSONFieldError) {
-            // The items are codes, or objects with a `code` (what the reference writes).
-            guard let codes = try violationKeys(fields, "diagnostics") else { throw fields.error("diagnostics", "missing required field") }
-            diagnostics = codes
-        }
-    }
-
     struct MatchInput: OperationInput {
         static let fieldNames = ["file", "domain", "appID", "url"]
         let file: String

@@ -22,8 +22,8 @@ public enum AASASuite {
     public static func handlers(for subject: some AASASubject) -> [String: SuiteDefinition.Handler] {
         [
             "aasa.validate": { input in
-                let request = try ValidateInput.decode(input)
-                return validateOutput(subject.validate(file: Array(request.file.utf8)))
+                let request = try DocumentValidation.Input.decode(input)
+                return DocumentValidation.output(subject.validate(file: Array(request.file.utf8)))
             },
             "aasa.match": { input in
                 let request = try MatchInput.decode(input)
@@ -38,32 +38,9 @@ public enum AASASuite {
 
     // MARK: aasa.validate
 
-    static let validate = OperationDefinition(
+    static let validate = DocumentValidation.operation(
         name: "aasa.validate",
-        summary: "every problem of a file: structure, app IDs, patterns, variables, rules that can never decide",
-        input: ValidateInput.self, output: ValidateOutput.self,
-        expect: .object(["diagnostics": .array(.nonEmptyString)], required: ["diagnostics"]),
-        compare: { expect, actual, _ in
-            var found: [Mismatch] = []
-            compareKeySets("diagnostics", expect, actual.diagnostics, &found)
-            return found
-        },
-        nullOutput: { _ in ["diagnostics": []] }
-    )
-
-    static func validateOutput(_ diagnostics: [AASADiagnostic]) -> JSONValue {
-        ["diagnostics": .array(diagnostics.map { d in
-            var o = JSONObject(capacity: 7)
-            o.append("code", .string(d.code.rawValue))
-            o.append("requirement", .string(d.requirement))
-            o.append("level", .string(d.level.rawValue))
-            o.append("pointer", .string(d.pointer))
-            o.append("line", .int(d.line))
-            o.append("column", .int(d.column))
-            o.append("message", .string(d.message))
-            return .object(o)
-        })]
-    }
+        summary: "every problem of a file: structure, app IDs, patterns, variables, rules that can never decide")
 
     // MARK: aasa.match
 
@@ -147,11 +124,7 @@ public enum AASASuite {
                 fields.append(.init("urls", value: "not matched", note: "matching a URL needs the domain and the app ID (--domain and --app-id)"))
             }
         }
-        let violations = diagnostics.map { d in
-            CheckExplanation.Violation(requirement: d.requirement, level: d.level, code: d.code.rawValue,
-                                       message: "\(d.message) (line \(d.line), column \(d.column)\(d.pointer.isEmpty ? "" : ", at \(d.pointer)"))",
-                                       offset: nil)
-        }
+        let violations = DocumentValidation.violations(diagnostics)
         return CheckExplanation(suite: "aasa", recognized: true, wording: wording, fields: fields, violations: violations)
     }
 

@@ -1,0 +1,161 @@
+import AssetLinks
+import LinkJSON
+import LinkRules
+import LinkURL
+
+/// The assetlinks suite: operations `assetlinks.validate`, `assetlinks.verify` and
+/// `assetlinks.match` over Android Digital Asset Links statement lists (docs/assetlinks.md).
+/// `check` reads a list as a document with the parameters `package`, `fingerprint`, `relation`
+/// and `domain`, and the URLs to match.
+public enum AssetLinksSuite {
+    public static let definition = SuiteDefinition(
+        name: "assetlinks",
+        title: "Android Digital Asset Links statement lists: validated, verified and matched as Android does",
+        recognizes: "an assetlinks.json statement list (a document)",
+        operations: [validate, verify, match],
+        reference: handlers(for: ReferenceAssetLinks()),
+        explain: explain,
+        codeRequirements: AssetLinksDiagnosticCode.requirementTable,
+        documentParameters: [
+            DocumentParameter(name: "package", help: "assetlinks: the Android package name to verify (com.example.app)"),
+            DocumentParameter(name: "fingerprint", help: "assetlinks: the SHA-256 fingerprint of the app's signing certificate (AA:BB:..., colons optional)"),
+            DocumentParameter(name: "relation", help: "assetlinks: the relation to verify (default delegate_permission/common.handle_all_urls)"),
+            DocumentParameter(name: "domain", help: "assetlinks: the host the list is served for (default: each URL's own host)"),
+        ]
+    )
+
+    public static func handlers(for subject: some AssetLinksSubject) -> [String: SuiteDefinition.Handler] {
+        [
+            "assetlinks.validate": { input in
+                let request = try DocumentValidation.Input.decode(input)
+                return DocumentValidation.output(subject.validate(file: Array(request.file.utf8)))
+            },
+            "assetlinks.verify": { input in
+                let request = try VerifyInput.decode(input)
+                return verifyOutput(subject.verify(file: Array(request.file.utf8), includes: request.includes.mapValues { Array($0.utf8) },
+                                                   packageName: request.package, fingerprint: request.fingerprint, relation: request.relation))
+            },
+            "assetlinks.match": { input in
+                let request = try MatchInput.decode(input)
+                return matchOutput(subject.match(file: Array(request.file.utf8), includes: request.includes.mapValues { Array($0.utf8) },
+                                                 domain: request.domain, packageName: request.package, fingerprint: request.fingerprint,
+                                                 url: request.url))
+            },
+        ]
+    }
+
+    static let validate = DocumentValidation.operation(
+        name: "assetlinks.validate",
+        summary: "every problem of a statement list: JSON, relations, targets, fingerprints, includes, dynamic components")
+
+    // MARK: assetlinks.verify
+
+    static let verify = OperationDefinition(
+        name: "assetlinks.verify",
+        summary: "whether a tree of statement lists grants a relation to an app (package and signing fingerprint)",
+        input: VerifyInput.self, output: VerifyOutput.self,
+        expect: .object(["granted": .bool], required: ["granted"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            compareEqual("granted", expect, .bool(actual.granted), &found)
+            return found
+        },
+        nullOutput: { _ in ["granted": false] }
+    )
+
+    static func verifyOutput(_ v: AssetLinksVerification) -> JSONValue {
+        var o = JSONObject(capacity: 5)
+        o.append("granted", .bool(v.granted))
+        if let statement = v.statement { o.append("statement", .int(statement.index)) }
+        if let source = v.source { o.append("source", .string(source)) }
+        if let reason = v.reason { o.append("reason", .string(reason)) }
+        if !v.includeEvents.isEmpty {
+            o.append("includes", .array(v.includeEvents.map { ["url": .string($0.url), "outcome": .string($0.kind.rawValue)] }))
+        }
+        return .object(o)
+    }
+
+    // MARK: assetlinks.match
+
+    static let match = OperationDefinition(
+        name: "assetlinks.match",
+        summary: "what a URL gets under an app's Android 15 dynamic app-link components: match, exclude, no_match, no_dynamic_rules or not_verified",
+        input: MatchInput.self, output: MatchOutput.self,
+        expect: .object(["result": .oneOf(AssetLinksMatchKind.allCases.map(\.rawValue))], required: ["result"]),
+        compare: { expect, actual, _ in
+            var found: [Mismatch] = []
+            compareEqual("result", expect, .string(actual.result.rawValue), &found)
+            return found
+        },
+        nullOutput: { _ in ["result": "not_verified"] }
+    )
+
+    static func matchOutput(_ r: AssetLinksMatchResult) -> JSONValue {
+        var o = JSONObject(capacity: 5)
+        o.append("result", .string(r.kind.rawValue))
+        if let statement = r.statement { o.append("statement", .int(statement)) }
+        if let component = r.component { o.append("component", .int(component)) }
+        if let pattern = r.pattern { o.append("pattern", .string(pattern)) }
+        o.append("reason", .string(r.reason))
+        return .object(o)
+    }
+
+    // MARK: check
+
+    static let wording = CheckVerdict.Wording(
+        valid: "a valid assetlinks.json statement list",
+        withWarnings: "a usable assetlinks.json statement list, with warnings",
+        invalid: "an assetlinks.json statement list Android would refuse in part or in whole, or one that does not verify the app",
+        unrecognized: "not an assetlinks.json statement list")
+
+    static let explain: @Sendable (CheckSubject) -> CheckExplanation? = { subject in
+        guard let document = subject.document else { return nil }
+        let parameters = document.parameters
+        let packageName = parameters["package"], fingerprint = parameters["fingerprint"]
+        let json = try? JSONParser.parse(document.bytes)
+        let looksLikeOne = json?.arrayValue != nil
+        let named = document.path.lowercased().contains("assetlinks")
+        // A document is this suite's when it is a JSON array, when it was asked about as one
+        // (a package or fingerprint given), or when it is not JSON and named like one.
+        guard looksLikeOne || packageName != nil || fingerprint != nil || (json == nil && named) else { return nil }
+
+        let (list, diagnostics) = AssetLinks.parse(document.bytes)
+        var violations = DocumentValidation.violations(diagnostics)
+        var fields = [CheckExplanation.Field("file", value: summary(of: list, bytes: document.bytes.count))]
+        let relation = parameters["relation"] ?? AssetLinksRelation.handleAllURLs
+        if let packageName, let fingerprint {
+            let verification = AssetLinks.verify(document.bytes, packageName: packageName, fingerprint: fingerprint, relation: relation)
+            let canonical = AssetLinksFingerprint.canonical(fingerprint) ?? fingerprint
+            fields.append(.init("app", value: "\(packageName) signed with \(canonical)"))
+            if verification.granted {
+                fields.append(.init("verified", value: "yes: statement \(verification.statement?.index ?? 0) grants \(relation)"))
+            } else {
+                let reason = verification.reason ?? "not granted"
+                fields.append(.init("verified", value: "no", note: reason))
+                violations.append(CheckExplanation.Violation(requirement: "AL-18", level: .must, code: "app-not-verified",
+                                                             message: "the list does not grant \(relation) to \(packageName) signed with \(canonical): \(reason)",
+                                                             offset: nil))
+            }
+            let statements = list?.statements ?? []
+            let matcher = AssetLinksMatcher(statements: statements, packageName: packageName, fingerprint: canonical)
+            for url in document.urls {
+                let domain = parameters["domain"] ?? LinkURL(parsing: url).normalizedHost ?? ""
+                let r = matcher.match(url: url, domain: domain)
+                fields.append(.init(url, value: r.kind.rawValue, note: r.reason))
+            }
+        } else if packageName != nil || fingerprint != nil || !document.urls.isEmpty {
+            fields.append(.init("app", value: "not verified", note: "verifying and matching need both the package and the fingerprint (--package and --fingerprint)"))
+        }
+        return CheckExplanation(suite: "assetlinks", recognized: true, wording: wording, fields: fields, violations: violations)
+    }
+
+    static func summary(of list: AssetLinksList?, bytes: Int) -> String {
+        guard let list else { return "\(bytes) bytes; not readable as a statement list" }
+        let packages = Set(list.statements.compactMap { s -> String? in
+            if case .androidApp(let name, _) = s.target { return name }
+            return nil
+        })
+        return "\(bytes) bytes; \(list.statements.count) valid statement\(list.statements.count == 1 ? "" : "s") for \(packages.count) app\(packages.count == 1 ? "" : "s")"
+            + (list.includes.isEmpty ? "" : "; \(list.includes.count) include\(list.includes.count == 1 ? "" : "s") (not fetched by check)")
+    }
+}
