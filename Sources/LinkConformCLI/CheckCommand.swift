@@ -4,7 +4,7 @@ import Foundation
 import LinkJSON
 import LinkURL
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Explain one link (or one document): which protocol, what it asks for, and every rule it breaks.",
@@ -16,12 +16,16 @@ struct CheckCommand: ParsableCommand {
               printf '%s' '<link>' | linkconform check -
               linkconform check --document FILE [--with KEY=VALUE]... [URL...]
               linkconform check --aasa apple-app-site-association --domain example.com --app-id ABCDE12345.com.example.app https://example.com/buy/42
+              linkconform check --domain example.com [--app-id ID] [--package P --fingerprint F] [URL...]
+                  (live: fetches the association files over HTTPS and judges how they are served)
 
             For each suite that recognises the subject, prints the parts (raw as written and \
             decoded once) and every violation with its requirement id, level and byte offset, \
             then one verdict line. Exit 0 when a suite recognises the subject and it breaks no \
             MUST rule (the JSON's "valid"), 1 otherwise, 2 when the input cannot be read, 64 for \
-            a usage error.
+            a usage error. A live check (--domain without --aasa) prints one verdict per platform \
+            and exits 0 when iOS and Android both read their files, 1 otherwise, 2 when the \
+            domain cannot be reached at all (docs/live-checks.md).
             """ + "\n\n" + documentHelp(SuiteRegistry.all))
 
     @Argument(help: ArgumentHelp("The link, or '-' to read it from stdin; with --document, URLs to check against the document.",
@@ -37,11 +41,14 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check an Apple App Site Association file (the aasa suite alone): its diagnostics, then each URL given after it, matched for --app-id on --domain.", valueName: "path"))
     var aasa: String?
 
-    @Option(help: ArgumentHelp("With --aasa: the host the file is served for.", valueName: "host"))
+    @Option(help: ArgumentHelp("With --aasa: the host the file is served for. Alone: the domain whose association files are fetched and judged live, over HTTPS.", valueName: "host"))
     var domain: String?
 
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa or --domain: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
     var appID: String?
+
+    @OptionGroup(title: "Live checks (--domain without --aasa)")
+    var live: LiveCheckOptions
 
     @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; the parameters are listed under Documents above).", valueName: "key=value"))
     var with: [String] = []
@@ -67,6 +74,12 @@ struct CheckCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if aasa == nil, let domain {
+            if document != nil || file != nil || !with.isEmpty { throw ValidationError("a live check (--domain) takes URLs, not --document, --file or --with") }
+            try live.validate(domain: domain)
+            return
+        }
+        if live.isGiven { throw ValidationError("--ca-file, --package, --fingerprint, --port, --resolve and the timeouts go with a live check: --domain without --aasa") }
         if aasa != nil {
             if document != nil || file != nil { throw ValidationError("give --aasa alone, without --document or --file") }
             if !with.isEmpty { throw ValidationError("with --aasa, give --domain and --app-id instead of --with") }
@@ -75,7 +88,7 @@ struct CheckCommand: ParsableCommand {
             }
             return
         }
-        if domain != nil || appID != nil { throw ValidationError("--domain and --app-id go with --aasa") }
+        if appID != nil { throw ValidationError("--app-id goes with --aasa or --domain") }
         if document != nil {
             if file != nil { throw ValidationError("give either --document or a link, not both") }
             do {
@@ -90,7 +103,11 @@ struct CheckCommand: ParsableCommand {
         if inputs.isEmpty == (file == nil) { throw ValidationError("give either a link argument (or '-') or --file") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if aasa == nil, let domain {
+            try await runLive(domain: domain)
+            return
+        }
         let subject = try readSubject()
         let suites = aasa == nil ? SuiteRegistry.all : [AASASuite.definition]
         let rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())
