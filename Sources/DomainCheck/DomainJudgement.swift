@@ -75,7 +75,7 @@ public enum DomainJudge {
         if let current, let legacy, !current.accepted, legacy.accepted {
             source = legacy
             let why = current.findings.first { $0.level == .must }.map { "\($0.code.rawValue): \($0.message)" } ?? ""
-            findings = [ServingFinding(.legacyPathOnly, level: .should,
+            findings = [ServingFinding(.legacyPathOnly, for: .ios, level: .should,
                                        "only the root path \(WellKnownFile.aasaLegacy.path) serves the file; \(WellKnownFile.aasa.path) fails (\(why))")]
                 + legacy.findings
         }

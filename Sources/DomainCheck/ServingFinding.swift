@@ -5,8 +5,8 @@ import Conformance
 /// was seen, and the source the rule comes from (the digests in `../shared/specs/`).
 ///
 /// ```swift
-/// let finding = ServingFinding(.redirect, level: .must, "301 to https://www.example.com/...")
-/// finding.source   // "TN3155 (no redirects); Digital Asset Links (no redirects followed)"
+/// let finding = ServingFinding(.redirect, for: .ios, level: .must, "301 to https://www.example.com/...")
+/// finding.source   // "TN3155: no redirects, 301/302 are not followed"
 /// ```
 public struct ServingFinding: Sendable, Hashable {
     public enum Code: String, Sendable, Hashable, CaseIterable {
@@ -27,35 +27,46 @@ public struct ServingFinding: Sendable, Hashable {
         case contentEncoding = "content-encoding"
         case legacyPathOnly = "legacy-path-only"
 
-        /// Where the rule comes from, by the names the digests use.
-        public var source: String {
+        /// Where the rule comes from for `platform`, by the names the digests use
+        /// (`../shared/specs/aasa.md` section 1, `../shared/specs/assetlinks-mitid.md`).
+        public func source(_ platform: Platform) -> String {
+            let ios = platform == .ios
             switch self {
-            case .unreachable: "nothing fetched, nothing associated"
+            case .unreachable: return "nothing fetched, nothing associated"
             case .untrustedCertificate, .wrongHostCertificate, .tlsFailed:
-                "TN3155 (HTTPS with a valid certificate); Digital Asset Links (trusted certificate chain)"
-            case .redirect: "TN3155 (301/302 are not followed); Digital Asset Links (no redirects followed)"
-            case .denied: "TN3155 (403/404: the site denied access); Digital Asset Links (HTTP 200 only)"
-            case .status: "TN3155; Digital Asset Links (HTTP 200 only)"
-            case .headersTooLarge, .protocolError, .bodyCut: "decided: a response that is not whole HTTP is not a file"
-            case .readTimeout, .deadline: "decided: the platforms give up on a server that does not answer; LinkConform's timeouts stand for theirs"
-            case .tooLarge: "App Search Programming Guide (128 KB uncompressed, iOS 9.3.1 and later); Android: decided (1 MiB reading cap, no documented limit)"
-            case .contentType: "App Search guide and observed (iOS: note only); Digital Asset Links (Content-Type: application/json, else the list is empty)"
-            case .contentEncoding: "decided: both platforms' HTTP stacks decode gzip and deflate; the size limit applies to the decoded file"
-            case .legacyPathOnly: "Supporting associated domains; App Search guide (the root path: older systems)"
+                return ios ? "TN3155: HTTPS with a valid certificate" : "Digital Asset Links: a trusted certificate chain"
+            case .redirect: return ios ? "TN3155: no redirects, 301/302 are not followed" : "Digital Asset Links: no redirects followed"
+            case .denied: return ios ? "TN3155: 403/404 mean the site denied access" : "Digital Asset Links: HTTP 200 only"
+            case .status: return ios ? "TN3155: the file is fetched with status 200" : "Digital Asset Links: HTTP 200 only"
+            case .headersTooLarge, .protocolError, .bodyCut: return "decided: a response that is not whole HTTP is not a file"
+            case .readTimeout, .deadline:
+                return "decided: the platform gives up on a server that does not answer; LinkConform's timeouts stand for its own"
+            case .tooLarge:
+                return ios ? "App Search Programming Guide: at most 128 KB uncompressed (iOS 9.3.1 and later)"
+                           : "decided: LinkConform reads at most 1 MiB of a statement list (the sources name no limit)"
+            case .contentType:
+                return ios ? "App Search guide: application/json; observed: github.com and www.apple.com send application/octet-stream, so a note only"
+                           : "Digital Asset Links: Content-Type application/json, otherwise the list is empty"
+            case .contentEncoding:
+                return "decided: the platforms' HTTP stacks decode gzip and deflate; the size limit applies to the decoded file"
+            case .legacyPathOnly: return "Supporting associated domains, App Search guide: the root path was accepted by older systems"
             }
         }
     }
 
     public let code: Code
+    /// The platform it is judged for.
+    public let platform: Platform
     public let level: RequirementLevel
     /// What was seen (may hold server-provided text: escape it on a terminal).
     public let message: String
 
-    public init(_ code: Code, level: RequirementLevel, _ message: String) {
+    public init(_ code: Code, for platform: Platform, level: RequirementLevel, _ message: String) {
         self.code = code
+        self.platform = platform
         self.level = level
         self.message = message
     }
 
-    public var source: String { code.source }
+    public var source: String { code.source(platform) }
 }

@@ -19,29 +19,29 @@ public enum ServingRules {
     }
 
     static func findings(_ record: FetchRecord, as file: WellKnownFile) -> [ServingFinding] {
-        if let failure = record.failure { return [finding(for: failure, before: true)] }
+        if let failure = record.failure { return [finding(for: failure, before: true, file)] }
         guard let status = record.status else {
-            return [ServingFinding(.protocolError, level: .must, "no response")]
+            return [ServingFinding(.protocolError, for: file.platform, level: .must, "no response")]
         }
         switch status {
         case 200: break
         case 300...399:
             let location = record.values(of: "location").first
             let target = location.map { "to \($0)" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") } ?? "without a Location"
-            return [ServingFinding(.redirect, level: .must, "status \(status), a redirect \(target); the platforms do not follow it")]
+            return [ServingFinding(.redirect, for: file.platform, level: .must, "status \(status), a redirect \(target); the platforms do not follow it")]
         case 403, 404:
-            return [ServingFinding(.denied, level: .must, "status \(status): the site denies the file")]
+            return [ServingFinding(.denied, for: file.platform, level: .must, "status \(status): the site denies the file")]
         default:
-            return [ServingFinding(.status, level: .must, "status \(status); only 200 serves the file")]
+            return [ServingFinding(.status, for: file.platform, level: .must, "status \(status); only 200 serves the file")]
         }
         var found: [ServingFinding] = []
-        if let failure = record.bodyFailure { found.append(finding(for: failure, before: false)) }
+        if let failure = record.bodyFailure { found.append(finding(for: failure, before: false, file)) }
         if record.stoppedAtLimit {
-            found.append(ServingFinding(.tooLarge, level: .must, tooLargeMessage(file)))
+            found.append(ServingFinding(.tooLarge, for: file.platform, level: .must, tooLargeMessage(file)))
         }
         found += contentType(record, as: file)
         if let encoding = record.values(of: "content-encoding").first {
-            found.append(ServingFinding(.contentEncoding, level: .info,
+            found.append(ServingFinding(.contentEncoding, for: file.platform, level: .info,
                                         "Content-Encoding: \(encoding); decoded as the platform's HTTP stack does, \(record.bytesRead) bytes after decoding"))
         }
         return found
@@ -60,34 +60,34 @@ public enum ServingRules {
     static func contentType(_ record: FetchRecord, as file: WellKnownFile) -> [ServingFinding] {
         let level: RequirementLevel = file.platform == .ios ? .info : .must
         guard let value = record.values(of: "content-type").first else {
-            return [ServingFinding(.contentType, level: level, "no Content-Type; application/json expected")]
+            return [ServingFinding(.contentType, for: file.platform, level: level, "no Content-Type; application/json expected")]
         }
         let media = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingASCIISpaces.lowercased() } ?? ""
         guard media != "application/json" else { return [] }
         let consequence = file.platform == .ios ? "iOS reads it all the same" : "Android reads no statements from it"
-        return [ServingFinding(.contentType, level: level, "Content-Type: \(value), not application/json; \(consequence)")]
+        return [ServingFinding(.contentType, for: file.platform, level: level, "Content-Type: \(value), not application/json; \(consequence)")]
     }
 
-    static func finding(for failure: FetchFailure, before head: Bool) -> ServingFinding {
+    static func finding(for failure: FetchFailure, before head: Bool, _ file: WellKnownFile) -> ServingFinding {
         switch failure.kind {
         case .unresolvable, .refused, .connectTimeout:
-            return ServingFinding(.unreachable, level: .must, "cannot connect (\(failure.kind.rawValue)): \(failure.detail)")
+            return ServingFinding(.unreachable, for: file.platform, level: .must, "cannot connect (\(failure.kind.rawValue)): \(failure.detail)")
         case .untrustedCertificate:
-            return ServingFinding(.untrustedCertificate, level: .must, "the certificate chain is not trusted: \(failure.detail)")
+            return ServingFinding(.untrustedCertificate, for: file.platform, level: .must, "the certificate chain is not trusted: \(failure.detail)")
         case .wrongHostCertificate:
-            return ServingFinding(.wrongHostCertificate, level: .must, "the certificate is not valid for this host: \(failure.detail)")
+            return ServingFinding(.wrongHostCertificate, for: file.platform, level: .must, "the certificate is not valid for this host: \(failure.detail)")
         case .tlsFailed:
-            return ServingFinding(.tlsFailed, level: .must, "the TLS handshake failed: \(failure.detail)")
+            return ServingFinding(.tlsFailed, for: file.platform, level: .must, "the TLS handshake failed: \(failure.detail)")
         case .headersTooLarge:
-            return ServingFinding(.headersTooLarge, level: .must, "the response head is too large: \(failure.detail)")
+            return ServingFinding(.headersTooLarge, for: file.platform, level: .must, "the response head is too large: \(failure.detail)")
         case .readTimeout:
-            return ServingFinding(.readTimeout, level: .must, (head ? "no response head" : "the body stalled") + " within the read timeout: \(failure.detail)")
+            return ServingFinding(.readTimeout, for: file.platform, level: .must, (head ? "no response head" : "the body stalled") + " within the read timeout: \(failure.detail)")
         case .deadline:
-            return ServingFinding(.deadline, level: .must, (head ? "no response head" : "the body did not end") + " within the total deadline: \(failure.detail)")
+            return ServingFinding(.deadline, for: file.platform, level: .must, (head ? "no response head" : "the body did not end") + " within the total deadline: \(failure.detail)")
         case .protocolError, .undecodable, .other:
-            return head ? ServingFinding(.protocolError, level: .must, "not a valid HTTP response: \(failure.detail)")
-                        : ServingFinding(.bodyCut, level: .must, "the body did not arrive whole: \(failure.detail)")
+            return head ? ServingFinding(.protocolError, for: file.platform, level: .must, "not a valid HTTP response: \(failure.detail)")
+                        : ServingFinding(.bodyCut, for: file.platform, level: .must, "the body did not arrive whole: \(failure.detail)")
         }
     }
 }

@@ -53,7 +53,7 @@ struct LiveCheckRendering {
         } else {
             lines.append("  response         none, after \(Self.ms(record.elapsed))")
         }
-        lines.append("  \(judged.file.platform.name.padding(toLength: 12, withPad: " ", startingAt: 0)) " + (judged.accepted ? "would read it" : "would not read it")
+        lines.append("  \(judged.file.platform.name.padding(toLength: 16, withPad: " ", startingAt: 0)) " + (judged.accepted ? "would read it" : "would not read it")
                      + (judged.file == .aasaLegacy ? " (asked only when the /.well-known/ path fails)" : ""))
         lines += judged.findings.map { "    \($0.level.rawValue) \($0.code.rawValue): \($0.message)" }
         return lines
@@ -61,7 +61,7 @@ struct LiveCheckRendering {
 
     func platformLines(_ p: PlatformVerdict) -> [String] {
         var lines = ["", "\(p.platform.name): \(p.verdict.sentence)"]
-        lines.append("  reads        " + (p.source.map { $0.path } ?? "nothing"))
+        lines.append("  reads            " + (p.source.map { $0.path } ?? "nothing"))
         for f in p.findings {
             lines.append("    \(f.level.rawValue) \(f.code.rawValue): \(f.message)")
             lines.append("      source: \(f.source)")

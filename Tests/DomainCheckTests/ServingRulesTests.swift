@@ -68,6 +68,7 @@ struct ServingRulesTests {
         #expect(ios.accepted && ios.findings.map(\.level) == [.info])
         let android = ServingRules.judge(Self.served(.assetLinks, Self.statements, type: "text/html"), as: .assetLinks)
         #expect(!android.accepted && codes(android) == ["content-type"])
+        #expect(ios.findings[0].source.contains("observed") && android.findings[0].source.hasPrefix("Digital Asset Links"))
         let missing = ServingRules.judge(Self.served(.assetLinks, Self.statements, type: nil), as: .assetLinks)
         #expect(!missing.accepted && missing.findings[0].message.contains("no Content-Type"))
     }
