@@ -46,6 +46,12 @@ struct ServingRulesTests {
         #expect(values[2] == "no_match")
     }
 
+    @Test func urlsWithoutTheAppAreNotMatchedAndSaySo() throws {
+        let question = LiveQuestion(domain: "example.com", urls: ["https://example.com/buy/1"])
+        let contents = try #require(DomainJudge.judge(question, records: Self.goodSite()).platforms[0].contents)
+        #expect(contents.fields.contains { $0.label == "urls" && $0.value == "not matched" })
+    }
+
     @Test func aRedirectIsNotFollowedAndItsTargetIsReported() {
         let record = Self.status(.aasa, 301, headers: [("Location", "http://www.example.com/.well-known/apple-app-site-association")])
         let judged = ServingRules.judge(record, as: .aasa)
