@@ -7,45 +7,8 @@ import Testing
 @Suite(.enabled(if: LiveServers.toolsPresent || LiveServers.mustRun,
                 "nginx, openssl or python3 is missing: the live tests need them (.ci/run installs nginx)"))
 struct LiveCheckCommandTests {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The binary built with the tests (this target depends on it), next to the test bundle.
-    static let binary: String = {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("linkconform").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("linkconform").path,
-            repository.appendingPathComponent(".build/debug/linkconform").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-    }()
-
-    static func run(_ arguments: [String]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result {
-                    let r = try CapturedCommand.run([binary] + arguments)
-                    return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
-                })
-            }
-        }
-    }
-
-    /// `check --domain HOST.lc.test` against one of the fixture's servers, with short timeouts.
-    static func check(_ host: String, helper: Bool = false, _ extra: [String] = []) async throws -> Result {
-        let servers = try await LiveServers.shared()
-        let domain = "\(host).\(servers.domain)"
-        return try await run(["check", "--domain", domain, "--resolve", "\(domain):127.0.0.1",
-                              "--port", String(helper ? servers.helperPort : servers.nginxPort), "--ca-file", servers.caFile,
-                              "--connect-timeout", "2", "--read-timeout", "2", "--total-timeout", "5"] + extra)
-    }
-
     @Test func aGoodSiteIsReadByBothPlatformsAndItsURLsAreMatched() async throws {
-        let r = try await Self.check("good", ["--app-id", "ABCDE12345.com.example.app", "https://good.lc.test/buy/7", "https://good.lc.test/private/7"])
+        let r = try await LiveCLI.check("good", ["--app-id", "ABCDE12345.com.example.app", "https://good.lc.test/buy/7", "https://good.lc.test/private/7"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("https://good.lc.test/buy/7") && r.stdout.contains("match by details[0] components[0]"))
         #expect(r.stdout.contains("exclude by details[0] components[1]"))
@@ -53,7 +16,7 @@ struct LiveCheckCommandTests {
     }
 
     @Test func jsonSaysWhichPlatformReadsAWronglyTypedFile() async throws {
-        let r = try await Self.check("wrong-type", ["--json"])
+        let r = try await LiveCLI.check("wrong-type", ["--json"])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         let json = try JSONParser.parse(Array(r.stdout.utf8))
         let platforms = try #require(json["platforms"]?.arrayValue)
@@ -66,14 +29,14 @@ struct LiveCheckCommandTests {
     }
 
     @Test func serverTextIsEscapedOnTheTerminal() async throws {
-        let r = try await Self.check("hostile", helper: true)
+        let r = try await LiveCLI.check("hostile", on: .helper)
         #expect(r.status == 1)
         #expect(!r.stdout.unicodeScalars.contains("\u{202E}") && !r.stdout.utf8.contains(0x1B), "no raw bidi override or escape")
         #expect(r.stdout.contains("\\u{202E}txt.exe"), "\(r.stdout)")
     }
 
     @Test func anUnreachableDomainIsItsOwnError() async throws {
-        let r = try await Self.run(["check", "--domain", "nothing.lc.test", "--resolve", "nothing.lc.test:127.0.0.1", "--port", "1",
+        let r = try await LiveCLI.run(["check", "--domain", "nothing.lc.test", "--resolve", "nothing.lc.test:127.0.0.1", "--port", "1",
                                     "--connect-timeout", "2"])
         #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("cannot reach nothing.lc.test"))
@@ -89,11 +52,11 @@ struct LiveCheckCommandTests {
             (["check", "--ca-file", "ca.pem", "https://example.com/"], "go with a live check"),
         ]
         for (arguments, message) in cases {
-            let r = try await Self.run(arguments)
+            let r = try await LiveCLI.run(arguments)
             #expect(r.status == 64, "\(arguments)")
             #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
         }
-        let missingCA = try await Self.run(["check", "--domain", "example.com", "--ca-file", "/nonexistent/ca.pem"])
+        let missingCA = try await LiveCLI.run(["check", "--domain", "example.com", "--ca-file", "/nonexistent/ca.pem"])
         #expect(missingCA.status == 2 && missingCA.stderr.contains("cannot read the CA certificates"))
     }
 }

@@ -1,25 +1,27 @@
 import DomainCheck
 import DomainFetch
 import Foundation
+import LinkJSON
 import Testing
 
 /// Live checks against real TLS servers on loopback (``LiveServers``): each case a host name,
-/// fetched through AsyncHTTPClient as `check --domain` does, judged, and bounded in time.
-@Suite(.enabled(if: LiveServers.toolsPresent || LiveServers.mustRun,
-                "nginx, openssl or python3 is missing: the live tests need them (.ci/run installs nginx)"))
+/// checked by the `linkconform` binary (`check --domain --json`, AsyncHTTPClient inside), judged,
+/// and bounded in time. One case at a time, so the fixture's endless and slow bodies do not
+/// crowd the rest of the test run.
+@Suite(.serialized, .enabled(if: LiveServers.toolsPresent || LiveServers.mustRun,
+                             "nginx, openssl or python3 is missing: the live tests need them (.ci/run installs nginx)"))
 struct LiveCheckTests {
     /// One case of the fixture: its host's first label, which server plays it, and what each
-    /// platform should conclude (the serving finding codes that count for it, whether it reads
-    /// the file).
+    /// platform should conclude (whether it reads the file, and the serving finding codes that
+    /// count for it).
     struct Case: Sendable, CustomTestStringConvertible {
-        enum Server: Sendable { case nginx, helper, nothing }
         let host: String
-        let server: Server
+        let server: LiveServers.Server
         let ios: (reads: Bool, codes: Set<String>)
         let android: (reads: Bool, codes: Set<String>)
         var testDescription: String { host }
 
-        init(_ host: String, _ server: Server, ios: (Bool, Set<String>), android: (Bool, Set<String>)) {
+        init(_ host: String, _ server: LiveServers.Server, ios: (Bool, Set<String>), android: (Bool, Set<String>)) {
             self.host = host
             self.server = server
             self.ios = ios
@@ -53,79 +55,69 @@ struct LiveCheckTests {
         Case("nothing", .nothing, ios: (false, ["unreachable"]), android: (false, ["unreachable"])),
     ]
 
-    /// Short timeouts, so that the slow cases end in seconds: connect 2 s, read 2 s, total 5 s.
-    static func options(_ servers: LiveServers, _ c: Case) -> FetchOptions {
-        var options = FetchOptions()
-        options.caFile = servers.caFile
-        options.resolve = ["\(c.host).\(servers.domain)": "127.0.0.1"]
-        options.port = switch c.server {
-        case .nginx: servers.nginxPort
-        case .helper: servers.helperPort
-        case .nothing: 1   // nothing listens on port 1 of the loopback
-        }
-        options.connectTimeout = .seconds(2)
-        options.readTimeout = .seconds(2)
-        options.totalTimeout = .seconds(5)
-        return options
+    static func json(_ host: String, _ extra: [String] = []) async throws -> (JSONValue, Duration) {
+        let c = try #require(cases.first { $0.host == host })
+        let started = ContinuousClock.now
+        let r = try await LiveCLI.check(c.host, on: c.server, ["--json"] + extra)
+        return (try r.json(), started.duration(to: .now))
     }
 
-    static func check(_ c: Case, appID: String? = nil, urls: [String] = []) async throws -> (DomainReport, Duration) {
-        let servers = try await LiveServers.shared()
-        let fetcher = try DomainFetcher(options: options(servers, c))
-        let started = ContinuousClock.now
-        let domain = "\(c.host).\(servers.domain)"
-        let records = await fetcher.fetchAll(domain: domain)
-        try await fetcher.shutdown()
-        let took = started.duration(to: .now)
-        return (DomainJudge.judge(LiveQuestion(domain: domain, appID: appID, urls: urls), records: records), took)
+    static func file(_ json: JSONValue, _ file: WellKnownFile) throws -> JSONValue {
+        try #require(json["files"]?.arrayValue?.first { $0["file"]?.stringValue == file.rawValue })
+    }
+
+    static func codes(_ platform: JSONValue?) -> Set<String> {
+        Set(platform?["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? [])
     }
 
     @Test(arguments: cases)
     func eachCaseGetsItsVerdictInTime(_ c: Case) async throws {
-        let (report, took) = try await Self.check(c)
-        let ios = report.platforms[0], android = report.platforms[1]
-        print("live case \(c.host): iOS \(ios.verdict.valid ? "reads" : "refuses") \(ios.findings.map(\.code.rawValue)), "
-              + "Android \(android.verdict.valid ? "reads" : "refuses") \(android.findings.map(\.code.rawValue)), \(took)")
-        #expect(ios.verdict.valid == c.ios.reads, "\(ios.findings) \(String(describing: ios.contents?.violations))")
-        #expect(Set(ios.findings.map(\.code.rawValue)) == c.ios.codes, "\(ios.findings)")
-        #expect(android.verdict.valid == c.android.reads, "\(android.findings) \(String(describing: android.contents?.violations))")
-        #expect(Set(android.findings.map(\.code.rawValue)) == c.android.codes, "\(android.findings)")
-        #expect(report.reachable == (c.server != .nothing))
-        // Every case ends within the 5 s total deadline plus shutdown, whatever the server does.
-        #expect(took < .seconds(8), "took \(took)")
-        for judged in report.files { #expect(judged.record.bytesRead <= judged.file.sizeLimit + 1) }
+        let (json, took) = try await Self.json(c.host)
+        let platforms = try #require(json["platforms"]?.arrayValue)
+        let ios = platforms.first, android = platforms.last
+        print("live case \(c.host): iOS \(ios?["valid"]?.boolValue == true ? "reads" : "refuses") \(Self.codes(ios).sorted()), "
+              + "Android \(android?["valid"]?.boolValue == true ? "reads" : "refuses") \(Self.codes(android).sorted()), \(took)")
+        #expect(ios?["valid"]?.boolValue == c.ios.reads, "\(String(describing: ios))")
+        #expect(Self.codes(ios) == c.ios.codes)
+        #expect(android?["valid"]?.boolValue == c.android.reads, "\(String(describing: android))")
+        #expect(Self.codes(android) == c.android.codes)
+        #expect(json["reachable"]?.boolValue == (c.server != .nothing))
+        // Every case ends within the 6 s total deadline plus start-up, whatever the server does.
+        #expect(took < .seconds(15), "took \(took)")
+        for file in WellKnownFile.allCases {
+            #expect(try Self.file(json, file)["bytesRead"]?.intValue ?? .max <= file.sizeLimit + 1)
+        }
     }
 
-    @Test func aGoodSiteIsMatchedForTheApp() async throws {
-        let good = Self.cases[0]
-        let (report, _) = try await Self.check(good, appID: "ABCDE12345.com.example.app",
-                                               urls: ["https://good.lc.test/buy/1", "https://good.lc.test/private/1"])
-        let fields = try #require(report.platforms[0].contents?.fields)
-        #expect(fields.first { $0.label == "https://good.lc.test/buy/1" }?.value?.hasPrefix("match") == true)
-        #expect(fields.first { $0.label == "https://good.lc.test/private/1" }?.value?.hasPrefix("exclude") == true)
-        let aasa = try #require(report.files.first { $0.file == .aasa }?.record)
-        #expect(aasa.status == 200 && aasa.httpVersion == "HTTP/2" && aasa.timeToHead != nil)
+    @Test func aGoodSiteIsServedOverHTTP2AndMatchedForTheApp() async throws {
+        let (json, _) = try await Self.json("good", ["--app-id", "ABCDE12345.com.example.app", "https://good.lc.test/buy/1", "https://good.lc.test/private/1"])
+        let fields = try #require(json["platforms"]?.arrayValue?.first?["contents"]?["fields"]?.arrayValue)
+        #expect(fields.first { $0["label"]?.stringValue == "https://good.lc.test/buy/1" }?["value"]?.stringValue?.hasPrefix("match") == true)
+        #expect(fields.first { $0["label"]?.stringValue == "https://good.lc.test/private/1" }?["value"]?.stringValue?.hasPrefix("exclude") == true)
+        let aasa = try Self.file(json, .aasa)
+        #expect(aasa["status"]?.intValue == 200 && aasa["httpVersion"]?.stringValue == "HTTP/2" && aasa["timeToHeadMs"]?.intValue != nil)
     }
 
     @Test func aGigabyteFileIsNeverDownloaded() async throws {
-        let (report, took) = try await Self.check(Self.cases.first { $0.host == "huge" }!)
-        for judged in report.files where judged.record.status == 200 {
-            #expect(judged.record.stoppedAtLimit && judged.record.bytesRead == judged.file.sizeLimit + 1)
+        let (json, _) = try await Self.json("huge")
+        for file in [WellKnownFile.aasa, .assetLinks] {
+            let record = try Self.file(json, file)
+            #expect(record["stoppedAtLimit"]?.boolValue == true && record["bytesRead"]?.intValue == file.sizeLimit + 1)
         }
-        #expect(took < .seconds(3))
     }
 
     @Test func aRedirectReportsWhereItPointed() async throws {
-        let (report, _) = try await Self.check(Self.cases.first { $0.host == "redirect" }!)
-        let finding = try #require(report.platforms[0].findings.first)
-        #expect(finding.message.contains("https://www.lc.test/.well-known/apple-app-site-association"), "\(finding.message)")
+        let (json, _) = try await Self.json("redirect")
+        let message = json["platforms"]?.arrayValue?.first?["findings"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        #expect(message.contains("https://www.lc.test/.well-known/apple-app-site-association"), "\(message)")
     }
 
     @Test func aGzippedFileIsJudgedByItsDecodedSize() async throws {
-        let (report, _) = try await Self.check(Self.cases.first { $0.host == "gzip-large" }!)
-        let aasa = try #require(report.files.first { $0.file == .aasa }?.record)
-        #expect(aasa.values(of: "content-encoding") == ["gzip"])
-        #expect(aasa.stoppedAtLimit && aasa.bytesRead == WellKnownFile.aasa.sizeLimit + 1)
+        let (json, _) = try await Self.json("gzip-large")
+        let aasa = try Self.file(json, .aasa)
+        let encoding = aasa["headers"]?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "content-encoding" }
+        #expect(encoding?["value"]?.stringValue == "gzip")
+        #expect(aasa["stoppedAtLimit"]?.boolValue == true && aasa["bytesRead"]?.intValue == WellKnownFile.aasa.sizeLimit + 1)
     }
 
     @Test func aCAFileThatDoesNotReadIsASetupError() throws {

@@ -14,6 +14,17 @@ struct LiveServers: Sendable {
     let domain: String
     let nginxVersion: String
 
+    /// Which server plays a case.
+    enum Server: Sendable { case nginx, helper, nothing }
+
+    func port(_ server: Server) -> Int {
+        switch server {
+        case .nginx: nginxPort
+        case .helper: helperPort
+        case .nothing: 1   // nothing listens on port 1 of the loopback
+        }
+    }
+
     enum Unavailable: Error, CustomStringConvertible {
         case missing(String)
         case failed(String)
