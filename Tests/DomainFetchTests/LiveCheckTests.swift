@@ -83,11 +83,14 @@ struct LiveCheckTests {
         #expect(android?["valid"]?.boolValue == c.android.reads, "\(String(describing: android))")
         #expect(Self.codes(android) == c.android.codes)
         #expect(json["reachable"]?.boolValue == (c.server != .nothing))
-        // Every case ends within the 6 s total deadline plus start-up, whatever the server does.
-        #expect(took < .seconds(15), "took \(took)")
+        // Every fetch ends by its 6 s total deadline, whatever the server does (its own clock, so
+        // a busy machine's slow process start does not count); the whole command well within a minute.
         for file in WellKnownFile.allCases {
-            #expect(try Self.file(json, file)["bytesRead"]?.intValue ?? .max <= file.sizeLimit + 1)
+            let record = try Self.file(json, file)
+            #expect(record["bytesRead"]?.intValue ?? .max <= file.sizeLimit + 1)
+            #expect(record["elapsedMs"]?.intValue ?? .max < 8_000, "\(file): \(String(describing: record["elapsedMs"]))")
         }
+        #expect(took < .seconds(60), "took \(took)")
     }
 
     @Test func aGoodSiteIsServedOverHTTP2AndMatchedForTheApp() async throws {
