@@ -19,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `check --domain` fetches association files over real HTTPS (docs/live-checks.md).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AsyncHTTPClient's own dependencies, named for the types a fetch classifies its errors by.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
     ],
     targets: [
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
@@ -55,6 +61,19 @@ let package = Package(
         // The one table of fuzz targets (name, entry, seed operations, dictionary), read by
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
         .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA"]),
+        // Live checks of a domain (docs/live-checks.md): the platforms' judgement of how each
+        // association file is served, pure (DomainCheck), and the HTTPS fetch that records the
+        // facts it judges (DomainFetch, AsyncHTTPClient).
+        .target(name: "DomainCheck", dependencies: ["Conformance", "LinkJSON"]),
+        .target(name: "DomainFetch", dependencies: [
+            "DomainCheck",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        ]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA", "AssetLinks", "MitIDAppSwitch",
                                                    .product(name: "Crypto", package: "swift-crypto")]),
@@ -75,6 +94,7 @@ let package = Package(
         .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON", "ChildProcess"]),
         .target(name: "LinkConformCLI", dependencies: [
             "Conformance", "AdapterHarness", "ChildProcess", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
+            "DomainCheck", "DomainFetch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -108,6 +128,8 @@ let package = Package(
         .testTarget(name: "MitIDAppSwitchTests", dependencies: ["MitIDAppSwitch"]),
         .testTarget(name: "XignQRTests", dependencies: ["XignQR", "LinkRules", "SeededRandom"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
+        .testTarget(name: "DomainCheckTests", dependencies: ["DomainCheck", "Conformance"]),
+        .testTarget(name: "DomainFetchTests", dependencies: ["DomainFetch", "DomainCheck", "ChildProcess", "LinkJSON", "linkconform"], exclude: ["Fixtures"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "LinkJSON", "ULC"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),

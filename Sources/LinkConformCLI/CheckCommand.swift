@@ -4,7 +4,7 @@ import Foundation
 import LinkJSON
 import LinkURL
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Explain one link (or one document): which protocol, what it asks for, and every rule it breaks.",
@@ -18,12 +18,16 @@ struct CheckCommand: ParsableCommand {
               linkconform check --aasa apple-app-site-association --domain example.com --app-id ABCDE12345.com.example.app https://example.com/buy/42
               linkconform check --assetlinks assetlinks.json --package com.example.app --fingerprint 14:6D:...:E5 https://example.com/products/1
               linkconform check 'https://broker.example/authorize?client_id=app&idp_params=%7B%22mitid%22%3A...%7D'
+              linkconform check --domain example.com [--app-id ID] [--package P --fingerprint F] [URL...]
+                  (live: fetches the association files over HTTPS and judges how they are served)
 
             For each suite that recognises the subject, prints the parts (raw as written and \
             decoded once) and every violation with its requirement id, level and byte offset, \
             then one verdict line. Exit 0 when a suite recognises the subject and it breaks no \
             MUST rule (the JSON's "valid"), 1 otherwise, 2 when the input cannot be read, 64 for \
-            a usage error.
+            a usage error. A live check (--domain without --aasa) prints one verdict per platform \
+            and exits 0 when iOS and Android both read their files, 1 otherwise, 2 when the \
+            domain cannot be reached at all (docs/live-checks.md).
             """ + "\n\n" + documentHelp(SuiteRegistry.all))
 
     @Argument(help: ArgumentHelp("The link, or '-' to read it from stdin; with --document, URLs to check against the document.",
@@ -39,23 +43,26 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check an Apple App Site Association file (the aasa suite alone): its diagnostics, then each URL given after it, matched for --app-id on --domain.", valueName: "path"))
     var aasa: String?
 
-    @Option(help: ArgumentHelp("With --aasa or --assetlinks: the host the file is served for (--assetlinks: default each URL's own host).", valueName: "host"))
+    @Option(help: ArgumentHelp("With --aasa or --assetlinks: the host the file is served for (--assetlinks: default each URL's own host). Alone: the domain whose association files are fetched and judged live, over HTTPS.", valueName: "host"))
     var domain: String?
 
     @Option(help: ArgumentHelp("Check an Android Digital Asset Links statement list (the assetlinks suite alone): its diagnostics, whether --package signed with --fingerprint is verified, then what each URL given after it gets from the dynamic components.", valueName: "path"))
     var assetlinks: String?
 
-    @Option(help: ArgumentHelp("With --assetlinks: the Android package name (application ID) to verify.", valueName: "name"))
+    @Option(help: ArgumentHelp("With --assetlinks or a live check (--domain): the Android package name (application ID) to verify.", valueName: "name"))
     var package: String?
 
-    @Option(help: ArgumentHelp("With --assetlinks: the SHA-256 fingerprint of the app's signing certificate (AA:BB:..., colons optional, any case).", valueName: "hex"))
+    @Option(help: ArgumentHelp("With --assetlinks or a live check (--domain): the SHA-256 fingerprint of the app's signing certificate (AA:BB:..., colons optional, any case).", valueName: "hex"))
     var fingerprint: String?
 
     @Option(help: ArgumentHelp("With --assetlinks: the relation to verify (default delegate_permission/common.handle_all_urls).", valueName: "relation"))
     var relation: String?
 
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --aasa or --domain: the app whose rules the URLs are matched against (<prefix>.<bundle id>).", valueName: "id"))
     var appID: String?
+
+    @OptionGroup(title: "Live checks (--domain without --aasa)")
+    var live: LiveCheckOptions
 
     @Option(name: .customLong("with"), help: ArgumentHelp("A parameter asked of the document (repeatable; the parameters are listed under Documents above).", valueName: "key=value"))
     var with: [String] = []
@@ -81,8 +88,16 @@ struct CheckCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if aasa == nil, assetlinks == nil, let domain {
+            if document != nil || file != nil || !with.isEmpty { throw ValidationError("a live check (--domain) takes URLs, not --document, --file or --with") }
+            if relation != nil { throw ValidationError("--relation goes with --assetlinks") }
+            if (package == nil) != (fingerprint == nil) { throw ValidationError("give --package and --fingerprint together") }
+            try live.validate(domain: domain)
+            return
+        }
+        if live.isGiven { throw ValidationError("--ca-file, --port, --resolve and the timeouts go with a live check: --domain without --aasa or --assetlinks") }
         if package != nil || fingerprint != nil || relation != nil, assetlinks == nil {
-            throw ValidationError("--package, --fingerprint and --relation go with --assetlinks")
+            throw ValidationError("--package, --fingerprint and --relation go with --assetlinks (--package and --fingerprint also with a live check, --domain)")
         }
         if assetlinks != nil {
             if aasa != nil || document != nil || file != nil { throw ValidationError("give --assetlinks alone, without --aasa, --document or --file") }
@@ -101,7 +116,7 @@ struct CheckCommand: ParsableCommand {
             }
             return
         }
-        if domain != nil || appID != nil { throw ValidationError("--domain and --app-id go with --aasa (--domain also with --assetlinks)") }
+        if appID != nil { throw ValidationError("--app-id goes with --aasa or --domain") }
         if document != nil {
             if file != nil { throw ValidationError("give either --document or a link, not both") }
             do {
@@ -116,7 +131,11 @@ struct CheckCommand: ParsableCommand {
         if inputs.isEmpty == (file == nil) { throw ValidationError("give either a link argument (or '-') or --file") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if aasa == nil, assetlinks == nil, let domain {
+            try await runLive(domain: domain)
+            return
+        }
         let subject = try readSubject()
         let suites = aasa != nil ? [AASASuite.definition] : assetlinks != nil ? [AssetLinksSuite.definition] : SuiteRegistry.all
         let rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())

@@ -62,13 +62,14 @@ struct CheckRendering {
             for url in document.urls { lines.append("  url  \(url)") }
             if report.explanations.isEmpty { lines.append("no suite reads this document") }
         }
-        for e in report.explanations { lines += explanationLines(e) }
+        for e in report.explanations { lines += Self.explanationLines(e, titles: titles) }
         lines.append("verdict: \(report.verdict.sentence)")
         // Each line on its own line, with decoded control and bidi characters shown escaped.
         return Escaping.terminalLines(lines)
     }
 
-    func explanationLines(_ e: CheckExplanation) -> [String] {
+    /// One suite's explanation as text lines (unescaped: the caller escapes them for the terminal).
+    static func explanationLines(_ e: CheckExplanation, titles: [String: String]) -> [String] {
         var lines = ["\(e.suite): \(e.verdict.sentence)"]
         let width = max(12, e.fields.map(\.label.count).max() ?? 0)
         let pad = String(repeating: " ", count: width)
@@ -93,7 +94,7 @@ struct CheckRendering {
         for v in e.violations {
             let at = v.offset.map { " at byte \($0)" } ?? ""
             let title = titles[v.requirement].map { " (\($0))" } ?? ""
-            lines.append("    \(v.requirement) \(v.level.rawValue)\(title): \(v.code)\(at)")
+            lines.append("    \(v.requirement.isEmpty ? "" : v.requirement + " ")\(v.level.rawValue)\(title): \(v.code)\(at)")
             lines.append("      \(v.message)")
         }
         return lines

@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import DomainCheck
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOSSL
+
+/// Fetches a domain's association files over HTTPS the way the platforms do (no redirect
+/// followed, gzip and deflate accepted and decoded, a body read only up to the file's size
+/// limit) and records what happened as ``FetchRecord``s: facts only, judged by `DomainCheck`.
+///
+/// ```swift
+/// let fetcher = try DomainFetcher(options: options)
+/// let records = await fetcher.fetchAll(domain: "example.com")
+/// try await fetcher.shutdown()
+/// let report = DomainJudge.judge(LiveQuestion(domain: "example.com"), records: records)
+/// ```
+public final class DomainFetcher: Sendable {
+    let client: HTTPClient
+    let options: FetchOptions
+
+    /// What identifies LinkConform to the servers it checks.
+    public static let userAgent = "linkconform (live check of association files)"
+
+    /// Fails with ``FetchSetupError`` when the CA file cannot be read.
+    public init(options: FetchOptions) throws(FetchSetupError) {
+        self.options = options
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        // Closing a connection waits this long for the server's close_notify (NIOSSL's default is
+        // 5 s): a server still pushing an endless body never sends one, and nothing here needs it.
+        tls.shutdownTimeout = .milliseconds(100)
+        if let caFile = options.caFile {
+            do {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+            } catch {
+                throw FetchSetupError(message: "cannot read the CA certificates in \(caFile): \(error)")
+            }
+        }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(options.connectTimeout.nanoseconds), read: .nanoseconds(options.readTimeout.nanoseconds)),
+            // The largest limit of the files, plus one byte: each fetch stops at its own limit.
+            decompression: .enabled(limit: .size(WellKnownFile.allCases.map(\.sizeLimit).max()! + 1)))
+        configuration.dnsOverride = options.resolve
+        // One attempt per file: a refused connection or a refused certificate is the answer,
+        // not something to retry until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Every ``WellKnownFile`` of `domain`, fetched at the same time.
+    public func fetchAll(domain: String) async -> [WellKnownFile: FetchRecord] {
+        await withTaskGroup(of: (WellKnownFile, FetchRecord).self) { group in
+            for file in WellKnownFile.allCases {
+                group.addTask { (file, await self.fetch(file, domain: domain)) }
+            }
+            var records: [WellKnownFile: FetchRecord] = [:]
+            for await (file, record) in group { records[file] = record }
+            return records
+        }
+    }
+
+    /// One file: the head, then the body until it ends, passes the size limit, stalls for the
+    /// read timeout, or the total deadline passes (whichever comes first).
+    public func fetch(_ file: WellKnownFile, domain: String) async -> FetchRecord {
+        let url = "https://\(domain)\(options.port == 443 ? "" : ":\(options.port)")\(file.path)"
+        let started = ContinuousClock.now
+        let progress = NIOLockedValueBox(FetchRecord(url: url))
+        let finishedInTime = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.read(url: url, limit: file.sizeLimit, started: started, into: progress)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: self.options.totalTimeout)
+                return false
+            }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
+        return progress.withLockedValue { record in
+            if !finishedInTime {
+                let failure = FetchFailure(.deadline, "gave up after \(Self.seconds(options.totalTimeout)) (--total-timeout)")
+                if record.status == nil { record.failure = failure } else if !record.stoppedAtLimit { record.bodyFailure = failure }
+            }
+            record.elapsed = started.duration(to: .now)
+            return record
+        }
+    }
+
+    func read(url: String, limit: Int, started: ContinuousClock.Instant, into progress: NIOLockedValueBox<FetchRecord>) async {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: Self.userAgent)
+        request.headers.add(name: "Accept", value: "application/json, */*")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: .now() + .nanoseconds(options.totalTimeout.nanoseconds))
+        } catch {
+            if Task.isCancelled { return }   // the deadline: recorded by the caller
+            progress.withLockedValue { $0.failure = FailureClassification.failure(error) }
+            return
+        }
+        progress.withLockedValue { record in
+            record.status = Int(response.status.code)
+            record.httpVersion = "HTTP/\(response.version.major)" + (response.version.major == 1 ? ".\(response.version.minor)" : "")
+            record.headers = response.headers.map { FetchRecord.HeaderField($0.name, $0.value) }
+            record.timeToHead = started.duration(to: .now)
+        }
+        do {
+            for try await buffer in response.body {
+                let over = progress.withLockedValue { record -> Bool in
+                    let room = limit + 1 - record.body.count
+                    record.body += buffer.readableBytesView.prefix(room)
+                    record.stoppedAtLimit = record.body.count > limit
+                    return record.stoppedAtLimit
+                }
+                if over { return }   // leaving the loop cancels the rest of the response
+            }
+        } catch {
+            if Task.isCancelled { return }
+            progress.withLockedValue { record in
+                // The decoder's own limit is the largest file's: past it, the body is over this file's limit too.
+                if error is NIOHTTPDecompression.DecompressionError, record.body.count >= limit {
+                    record.stoppedAtLimit = true
+                } else {
+                    record.bodyFailure = FailureClassification.failure(error)
+                }
+            }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}
+
+/// The fetcher could not be set up as asked (a CA file that does not read).
+public struct FetchSetupError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

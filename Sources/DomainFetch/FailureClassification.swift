@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import DomainCheck
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
+
+/// What kind of ``FetchFailure`` an error of AsyncHTTPClient, SwiftNIO or NIOSSL is.
+///
+/// ```swift
+/// FailureClassification.failure(HTTPClientError.connectTimeout).kind   // .connectTimeout
+/// ```
+enum FailureClassification {
+    static func failure(_ error: any Error) -> FetchFailure {
+        FetchFailure(kind(error), String(describing: error))
+    }
+
+    static func kind(_ error: any Error) -> FetchFailure.Kind {
+        switch error {
+        case let error as HTTPClientError: return kind(error)
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname: return .wrongHostCertificate
+        case let error as NIOSSLError: return kind(error)
+        case is HTTPParserError:
+            return (error as? HTTPParserError) == .headerOverflow ? .headersTooLarge : .protocolError
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError: return .undecodable
+        case let error as IOError: return kind(errno: error.errnoCode)
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty { return .unresolvable }
+            if let first = error.connectionErrors.first?.error { return kind(first) }
+            return .refused
+        case is SocketAddressError: return .unresolvable
+        case let error as ChannelError:
+            if case .connectTimeout = error { return .connectTimeout }
+            return .protocolError
+        case is NIOTooManyBytesError: return .headersTooLarge
+        default:
+            // getaddrinfo's failures arrive as a type NIO keeps internal; its name says what it is.
+            return String(reflecting: type(of: error)).contains("Resolver") || String(describing: error).contains("getaddrinfo")
+                ? .unresolvable : .other
+        }
+    }
+
+    static func kind(_ error: HTTPClientError) -> FetchFailure.Kind {
+        switch error {
+        case .connectTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout: .connectTimeout
+        case .readTimeout: .readTimeout
+        case .deadlineExceeded: .deadline
+        case .tlsHandshakeTimeout: .tlsFailed
+        case .remoteConnectionClosed, .invalidProxyResponse, .bodyLengthMismatch:
+            .protocolError
+        default: .other
+        }
+    }
+
+    static func kind(_ error: NIOSSLError) -> FetchFailure.Kind {
+        if case .handshakeFailed(let inner) = error, String(describing: inner).contains("CERTIFICATE_VERIFY_FAILED") {
+            return .untrustedCertificate
+        }
+        if case .unableToValidateCertificate = error { return .untrustedCertificate }
+        return .tlsFailed
+    }
+
+    static func kind(errno: Int32) -> FetchFailure.Kind {
+        switch errno {
+        case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL: .refused
+        case ETIMEDOUT: .connectTimeout
+        case ECONNRESET, EPIPE: .protocolError
+        default: .other
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import DomainCheck
+import DomainFetch
+
+extension CheckCommand {
+    /// `check --domain HOST`: fetch the association files, judge them per platform, print.
+    func runLive(domain: String) async throws {
+        let fetcher: DomainFetcher
+        do {
+            fetcher = try DomainFetcher(options: try live.fetchOptions())
+        } catch let error as FetchSetupError {
+            Console.error(error.message)
+            throw Exit.harness
+        }
+        let records = await fetcher.fetchAll(domain: domain.lowercased())
+        try? await fetcher.shutdown()
+        let question = LiveQuestion(domain: domain.lowercased(), appID: appID, package: package,
+                                    fingerprint: fingerprint, urls: inputs)
+        let rendering = LiveCheckRendering(report: DomainJudge.judge(question, records: records), titles: requirementTitles())
+        Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())
+        if !rendering.report.reachable {
+            Console.error("cannot reach \(domain): " + (records[.aasa]?.failure?.description ?? "no connection"))
+        }
+        if rendering.exitCode != 0 { throw ExitCode(rendering.exitCode) }
+    }
+}

@@ -1,0 +1,62 @@
+import ChildProcess
+import Foundation
+import LinkJSON
+import Testing
+
+/// `linkconform check --domain` as a user runs it, against the live fixture's servers.
+@Suite(.enabled(if: LiveServers.toolsPresent || LiveServers.mustRun,
+                "nginx, openssl or python3 is missing: the live tests need them (.ci/run installs nginx)"))
+struct LiveCheckCommandTests {
+    @Test func aGoodSiteIsReadByBothPlatformsAndItsURLsAreMatched() async throws {
+        let r = try await LiveCLI.check("good", ["--app-id", "ABCDE12345.com.example.app", "https://good.lc.test/buy/7", "https://good.lc.test/private/7"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("https://good.lc.test/buy/7") && r.stdout.contains("match by details[0] components[0]"))
+        #expect(r.stdout.contains("exclude by details[0] components[1]"))
+        #expect(r.stdout.contains("verdict: iOS yes, Android yes"))
+    }
+
+    @Test func jsonSaysWhichPlatformReadsAWronglyTypedFile() async throws {
+        let r = try await LiveCLI.check("wrong-type", ["--json"])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        let json = try JSONParser.parse(Array(r.stdout.utf8))
+        let platforms = try #require(json["platforms"]?.arrayValue)
+        #expect(platforms.map { $0["platform"]?.stringValue } == ["ios", "android"])
+        #expect(platforms.map { $0["valid"]?.boolValue } == [true, false])
+        #expect(platforms[1]["findings"]?.arrayValue?.first?["code"]?.stringValue == "content-type")
+        let files = try #require(json["files"]?.arrayValue)
+        #expect(files.map { $0["status"]?.intValue } == [200, 404, 200])
+        #expect(json["reachable"]?.boolValue == true && json["valid"]?.boolValue == false)
+    }
+
+    @Test func serverTextIsEscapedOnTheTerminal() async throws {
+        let r = try await LiveCLI.check("hostile", on: .helper)
+        #expect(r.status == 1)
+        #expect(!r.stdout.unicodeScalars.contains("\u{202E}") && !r.stdout.utf8.contains(0x1B), "no raw bidi override or escape")
+        #expect(r.stdout.contains("\\u{202E}txt.exe"), "\(r.stdout)")
+    }
+
+    @Test func anUnreachableDomainIsItsOwnError() async throws {
+        let r = try await LiveCLI.run(["check", "--domain", "nothing.lc.test", "--resolve", "nothing.lc.test:127.0.0.1", "--port", "1",
+                                    "--connect-timeout", "2"])
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("cannot reach nothing.lc.test"))
+        #expect(r.stdout.contains("verdict: cannot reach"))
+    }
+
+    @Test func usageErrors() async throws {
+        let cases: [([String], String)] = [
+            (["check", "--domain", "example.com", "--package", "com.example"], "--package and --fingerprint together"),
+            (["check", "--domain", "https://example.com"], "host name alone"),
+            (["check", "--domain", "example.com", "--resolve", "example.com"], "HOST:ADDRESS"),
+            (["check", "--domain", "example.com", "--read-timeout", "0"], "--read-timeout"),
+            (["check", "--ca-file", "ca.pem", "https://example.com/"], "go with a live check"),
+        ]
+        for (arguments, message) in cases {
+            let r = try await LiveCLI.run(arguments)
+            #expect(r.status == 64, "\(arguments)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+        let missingCA = try await LiveCLI.run(["check", "--domain", "example.com", "--ca-file", "/nonexistent/ca.pem"])
+        #expect(missingCA.status == 2 && missingCA.stderr.contains("cannot read the CA certificates"))
+    }
+}

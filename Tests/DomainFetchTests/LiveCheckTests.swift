@@ -1,0 +1,132 @@
+import DomainCheck
+import DomainFetch
+import Foundation
+import LinkJSON
+import Testing
+
+/// Live checks against real TLS servers on loopback (``LiveServers``): each case a host name,
+/// checked by the `linkconform` binary (`check --domain --json`, AsyncHTTPClient inside), judged,
+/// and bounded in time. One case at a time, so the fixture's endless and slow bodies do not
+/// crowd the rest of the test run.
+@Suite(.serialized, .enabled(if: LiveServers.toolsPresent || LiveServers.mustRun,
+                             "nginx, openssl or python3 is missing: the live tests need them (.ci/run installs nginx)"))
+struct LiveCheckTests {
+    /// One case of the fixture: its host's first label, which server plays it, and what each
+    /// platform should conclude (whether it reads the file, and the serving finding codes that
+    /// count for it).
+    struct Case: Sendable, CustomTestStringConvertible {
+        let host: String
+        let server: LiveServers.Server
+        let ios: (reads: Bool, codes: Set<String>)
+        let android: (reads: Bool, codes: Set<String>)
+        var testDescription: String { host }
+
+        init(_ host: String, _ server: LiveServers.Server, ios: (Bool, Set<String>), android: (Bool, Set<String>)) {
+            self.host = host
+            self.server = server
+            self.ios = ios
+            self.android = android
+        }
+    }
+
+    static let cases: [Case] = [
+        Case("good", .nginx, ios: (true, []), android: (true, [])),
+        Case("legacy", .nginx, ios: (true, ["legacy-path-only"]), android: (true, [])),
+        Case("redirect", .nginx, ios: (false, ["redirect"]), android: (false, ["redirect"])),
+        Case("missing", .nginx, ios: (false, ["denied"]), android: (false, ["denied"])),
+        Case("forbidden", .nginx, ios: (false, ["denied"]), android: (false, ["denied"])),
+        Case("wrong-type", .nginx, ios: (true, ["content-type"]), android: (false, ["content-type"])),
+        Case("large", .nginx, ios: (false, ["too-large"]), android: (true, [])),
+        Case("huge", .nginx, ios: (false, ["too-large"]), android: (false, ["too-large"])),
+        Case("slow", .nginx, ios: (false, ["deadline"]), android: (false, ["deadline"])),
+        Case("gzip", .nginx, ios: (true, ["content-encoding"]), android: (true, ["content-encoding"])),
+        Case("gzip-large", .nginx, ios: (false, ["too-large", "content-encoding"]), android: (true, ["content-encoding"])),
+        Case("bad-json", .nginx, ios: (false, []), android: (false, [])),
+        Case("untrusted", .nginx, ios: (false, ["untrusted-certificate"]), android: (false, ["untrusted-certificate"])),
+        Case("wrong-name", .nginx, ios: (false, ["wrong-host-certificate"]), android: (false, ["wrong-host-certificate"])),
+        Case("endless", .helper, ios: (false, ["too-large"]), android: (false, ["too-large"])),
+        Case("trickle", .helper, ios: (false, ["deadline"]), android: (false, ["deadline"])),
+        Case("silent", .helper, ios: (false, ["read-timeout"]), android: (false, ["read-timeout"])),
+        Case("stall", .helper, ios: (false, ["read-timeout"]), android: (false, ["read-timeout"])),
+        Case("short", .helper, ios: (false, ["body-cut"]), android: (false, ["body-cut"])),
+        Case("huge-headers", .helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),
+        Case("hostile", .helper, ios: (false, ["redirect"]), android: (false, ["redirect"])),
+        Case("control", .helper, ios: (false, ["protocol-error"]), android: (false, ["protocol-error"])),
+        Case("nothing", .nothing, ios: (false, ["unreachable"]), android: (false, ["unreachable"])),
+    ]
+
+    static func json(_ host: String, _ extra: [String] = []) async throws -> (JSONValue, Duration) {
+        let c = try #require(cases.first { $0.host == host })
+        _ = try await LiveServers.shared()   // the fixture's start (certificates, nginx) is not the case's time
+        let started = ContinuousClock.now
+        let r = try await LiveCLI.check(c.host, on: c.server, ["--json"] + extra)
+        return (try r.json(), started.duration(to: .now))
+    }
+
+    static func file(_ json: JSONValue, _ file: WellKnownFile) throws -> JSONValue {
+        try #require(json["files"]?.arrayValue?.first { $0["file"]?.stringValue == file.rawValue })
+    }
+
+    static func codes(_ platform: JSONValue?) -> Set<String> {
+        Set(platform?["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? [])
+    }
+
+    @Test(arguments: cases)
+    func eachCaseGetsItsVerdictInTime(_ c: Case) async throws {
+        let (json, took) = try await Self.json(c.host)
+        let platforms = try #require(json["platforms"]?.arrayValue)
+        let ios = platforms.first, android = platforms.last
+        print("live case \(c.host): iOS \(ios?["valid"]?.boolValue == true ? "reads" : "refuses") \(Self.codes(ios).sorted()), "
+              + "Android \(android?["valid"]?.boolValue == true ? "reads" : "refuses") \(Self.codes(android).sorted()), \(took)")
+        #expect(ios?["valid"]?.boolValue == c.ios.reads, "\(String(describing: ios))")
+        #expect(Self.codes(ios) == c.ios.codes)
+        #expect(android?["valid"]?.boolValue == c.android.reads, "\(String(describing: android))")
+        #expect(Self.codes(android) == c.android.codes)
+        #expect(json["reachable"]?.boolValue == (c.server != .nothing))
+        // Every fetch ends by its 6 s total deadline, whatever the server does (its own clock, so
+        // a busy machine's slow process start does not count); the whole command well within a minute.
+        for file in WellKnownFile.allCases {
+            let record = try Self.file(json, file)
+            #expect(record["bytesRead"]?.intValue ?? .max <= file.sizeLimit + 1)
+            #expect(record["elapsedMs"]?.intValue ?? .max < 8_000, "\(file): \(String(describing: record["elapsedMs"]))")
+        }
+        #expect(took < .seconds(60), "took \(took)")
+    }
+
+    @Test func aGoodSiteIsServedOverHTTP2AndMatchedForTheApp() async throws {
+        let (json, _) = try await Self.json("good", ["--app-id", "ABCDE12345.com.example.app", "https://good.lc.test/buy/1", "https://good.lc.test/private/1"])
+        let fields = try #require(json["platforms"]?.arrayValue?.first?["contents"]?["fields"]?.arrayValue)
+        #expect(fields.first { $0["label"]?.stringValue == "https://good.lc.test/buy/1" }?["value"]?.stringValue?.hasPrefix("match") == true)
+        #expect(fields.first { $0["label"]?.stringValue == "https://good.lc.test/private/1" }?["value"]?.stringValue?.hasPrefix("exclude") == true)
+        let aasa = try Self.file(json, .aasa)
+        #expect(aasa["status"]?.intValue == 200 && aasa["httpVersion"]?.stringValue == "HTTP/2" && aasa["timeToHeadMs"]?.intValue != nil)
+    }
+
+    @Test func aGigabyteFileIsNeverDownloaded() async throws {
+        let (json, _) = try await Self.json("huge")
+        for file in [WellKnownFile.aasa, .assetLinks] {
+            let record = try Self.file(json, file)
+            #expect(record["stoppedAtLimit"]?.boolValue == true && record["bytesRead"]?.intValue == file.sizeLimit + 1)
+        }
+    }
+
+    @Test func aRedirectReportsWhereItPointed() async throws {
+        let (json, _) = try await Self.json("redirect")
+        let message = json["platforms"]?.arrayValue?.first?["findings"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        #expect(message.contains("https://www.lc.test/.well-known/apple-app-site-association"), "\(message)")
+    }
+
+    @Test func aGzippedFileIsJudgedByItsDecodedSize() async throws {
+        let (json, _) = try await Self.json("gzip-large")
+        let aasa = try Self.file(json, .aasa)
+        let encoding = aasa["headers"]?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "content-encoding" }
+        #expect(encoding?["value"]?.stringValue == "gzip")
+        #expect(aasa["stoppedAtLimit"]?.boolValue == true && aasa["bytesRead"]?.intValue == WellKnownFile.aasa.sizeLimit + 1)
+    }
+
+    @Test func aCAFileThatDoesNotReadIsASetupError() throws {
+        var options = FetchOptions()
+        options.caFile = "/nonexistent/ca.pem"
+        #expect(throws: FetchSetupError.self) { try DomainFetcher(options: options) }
+    }
+}
