@@ -73,7 +73,7 @@ struct AdapterRunTests {
         let dir = CLI.temporaryDirectory()
         let started = Date()
         let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
-                                        "--adapter", "python3 \(Self.zoo) hang-all", "--timeout", "0.5", "--max-restarts", "2"])
+                                        "--suite", "ulc", "--adapter", "python3 \(Self.zoo) hang-all", "--timeout", "0.5", "--max-restarts", "2"])
         // Bounded, not fast: a harness whose timeouts did not work would never return; the
         // bound leaves room for a machine the rest of the suite keeps busy for tens of seconds.
         #expect(Date().timeIntervalSince(started) < 120)
@@ -107,7 +107,7 @@ struct AdapterRunTests {
         let dir = CLI.temporaryDirectory()
         let started = ContinuousClock.now
         let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
-                                        "--start-timeout", "0.5", "--adapter", "python3 \(Self.zoo) hang-start"])
+                                        "--suite", "ulc", "--start-timeout", "0.5", "--adapter", "python3 \(Self.zoo) hang-start"])
         // The message names the bound that fired (the watchdog writes the configured one), which
         // is what shows the 20 s default did not apply; wall time alone cannot, on a machine the
         // rest of the suite keeps busy for tens of seconds. This only checks that it returned.
