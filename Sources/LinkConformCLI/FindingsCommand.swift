@@ -24,12 +24,7 @@ struct FindingsCommand: ParsableCommand {
         var db = "Reports/results.sqlite"
 
         func open() throws -> ResultsStore {
-            do {
-                return try ResultsStore(path: db)
-            } catch {
-                Console.error(error.description)
-                throw Exit.harness
-            }
+            try OutputOptions.openStore(db)
         }
     }
 

@@ -48,7 +48,10 @@ public enum AASASuite {
             compareKeySets("diagnostics", expect, actual.diagnostics, &found)
             return found
         },
-        nullOutput: { _ in ["diagnostics": []] }
+        nullOutput: { _ in ["diagnostics": []] },
+        expectation: { output in
+            ReferenceExpectation(expect: ["diagnostics": .array(output.diagnostics.map(JSONValue.string))], codes: output.diagnostics)
+        }
     )
 
     static func validateOutput(_ diagnostics: [AASADiagnostic]) -> JSONValue {
@@ -77,7 +80,8 @@ public enum AASASuite {
             compareEqual("result", expect, .string(actual.result.rawValue), &found)
             return found
         },
-        nullOutput: { _ in ["result": "no_match"] }
+        nullOutput: { _ in ["result": "no_match"] },
+        expectation: { output in ReferenceExpectation(expect: ["result": .string(output.result.rawValue)]) }
     )
 
     static func matchOutput(_ r: AASAMatchResult) -> JSONValue {
@@ -105,7 +109,8 @@ public enum AASASuite {
             compareEqual("entry", expect, actual.entry.map(JSONValue.string), &found)
             return found
         },
-        nullOutput: { _ in ["entry": .null] }
+        nullOutput: { _ in ["entry": .null] },
+        expectation: { output in ReferenceExpectation(expect: ["entry": .string(output.entry)]) }
     )
 
     // MARK: check
