@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON", "ChildProcess"]),
         // Differential fuzzing of any implementation against the reference: mutators that know
         // links and JSON, signatures, ddmin through the implementation, findings in the store.
-        .target(name: "DifferentialFuzzing", dependencies: ["Conformance", "LinkJSON", "LinkURL", "ResultsStore", "SeededRandom"]),
+        .target(name: "DifferentialFuzzing", dependencies: ["Conformance", "LinkJSON", "LinkRules", "LinkURL", "ResultsStore", "SeededRandom"]),
         .target(name: "LinkConformCLI", dependencies: [
             "Conformance", "AdapterHarness", "ChildProcess", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
             "DifferentialFuzzing",

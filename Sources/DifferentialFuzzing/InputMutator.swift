@@ -19,7 +19,7 @@ public struct InputMutator: Sendable {
 
     /// Seed inputs larger than this are left out: they slow every mutation down and the corpus
     /// already runs them.
-    public static let maxSeedBytes = 128 * 1024
+    public static let maxSeedBytes = 16 * 1024
     /// The longest string a mutation may produce (an oversized part stops growing here).
     public static let maxStringBytes = 256 * 1024
 
