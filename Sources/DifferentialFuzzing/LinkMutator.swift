@@ -58,7 +58,7 @@ public enum LinkMutator {
                 return apply(encoded, .doubleEncode, donors: donors, rng: &rng)
             }
             // Every escape of one item, or one escape.
-            if Bool.random(using: &rng), let item = QueryParts(link).items.randomElement(using: &rng) {
+            if Bool.random(using: &rng), let item = QueryParts(link).items.filter({ link[$0].contains(UInt8(ascii: "%")) }).randomElement(using: &rng) {
                 var value = Array(link[item])
                 value = value.flatMap { $0 == UInt8(ascii: "%") ? Array("%25".utf8) : [$0] }
                 out.replaceSubrange(item, with: value)
@@ -154,7 +154,7 @@ public enum LinkMutator {
             let target = sizes.randomElement(using: &rng)!
             let span = randomSpan(link, maxLength: 16, rng: &rng)
             let piece = span.isEmpty ? [UInt8(ascii: "a")] : Array(link[span])
-            let copies = max(1, (target - link.count) / piece.count)
+            let copies = max(1, (target - link.count + piece.count - 1) / piece.count)
             out.insert(contentsOf: Array(repeatElement(piece, count: copies).joined()), at: span.upperBound)
         case .insertDelimiter:
             out = insert(delimiters.randomElement(using: &rng)!, into: link, rng: &rng)
