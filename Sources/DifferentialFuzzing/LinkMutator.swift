@@ -155,7 +155,12 @@ public enum LinkMutator {
             let span = randomSpan(link, maxLength: 16, rng: &rng)
             let piece = span.isEmpty ? [UInt8(ascii: "a")] : Array(link[span])
             let copies = max(1, (target - link.count + piece.count - 1) / piece.count)
-            out.insert(contentsOf: Array(repeatElement(piece, count: copies).joined()), at: span.upperBound)
+            var grown: [UInt8] = []
+            grown.reserveCapacity(link.count + copies * piece.count)
+            grown += link[..<span.upperBound]
+            for _ in 0..<copies { grown += piece }
+            grown += link[span.upperBound...]
+            out = grown
         case .insertDelimiter:
             out = insert(delimiters.randomElement(using: &rng)!, into: link, rng: &rng)
         case .changeScheme:
