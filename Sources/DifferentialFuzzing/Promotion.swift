@@ -66,7 +66,7 @@ public struct Promotion: Sendable {
 
         var c = JSONObject(capacity: 10)
         c.append("id", .string(caseID))
-        c.append("title", .string("\(finding.implementation) and the reference disagree on \(finding.fields.joined(separator: ", ")) (differential fuzzing)"))
+        c.append("title", .string(title(finding)))
         c.append("operation", .string(finding.operation))
         c.append("requirement", .string(requirement))
         if !also.isEmpty { c.append("also", .array(also.map(JSONValue.string))) }
@@ -78,6 +78,19 @@ public struct Promotion: Sendable {
         let answer = finding.implementationAnswer.count > 400 ? String(finding.implementationAnswer.prefix(397)) + "..." : finding.implementationAnswer
         c.append("note", .string("\(finding.implementation) answered \(answer)"))
         return Promotion(caseID: caseID, file: file, caseJSON: .object(c))
+    }
+
+    /// A first title, for people to improve: what the implementation did.
+    static func title(_ finding: DifferentialFinding) -> String {
+        let what: String
+        switch finding.kind {
+        case "errored": what = "reports an error"
+        case "crashed": what = "crashes"
+        case "timedOut": what = "does not answer in time"
+        case "protocolError", "malformed": what = "breaks the adapter protocol"
+        default: what = "disagrees with the reference on " + finding.fields.joined(separator: ", ")
+        }
+        return "\(finding.implementation) \(what) here (found by differential fuzzing)"
     }
 
     static func mostCommon(_ values: [String]) -> String? {
