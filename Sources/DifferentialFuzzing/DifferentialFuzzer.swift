@@ -147,6 +147,8 @@ public final class DifferentialFuzzer: Sendable {
     /// Minimisations running at once, beside the stream of inputs.
     static let concurrentMinimisations = 2
 
+    /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up.
+    /// `progress` gets the counts every 50 ms and at the end.
     public func run(shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Stats) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
@@ -156,6 +158,7 @@ public final class DifferentialFuzzer: Sendable {
         var pending: [String: Int] = [:]
         let started = ContinuousClock.now
         var lastFlush = started
+        var lastProgress = started
         let deadline = options.seconds.map { started + .milliseconds(Int($0 * 1000)) }
         // Set once the stream stops: minimisations still running keep what they have so far.
         let finishing = StopFlag()
@@ -231,8 +234,12 @@ public final class DifferentialFuzzer: Sendable {
                         }
                     }
                 }
-                summary.stats.seconds = started.duration(to: .now).seconds
-                progress(summary.stats)
+                let now = ContinuousClock.now
+                if lastProgress.duration(to: now) >= .milliseconds(50) {
+                    lastProgress = now
+                    summary.stats.seconds = started.duration(to: now).seconds
+                    progress(summary.stats)
+                }
                 if lastFlush.duration(to: .now) >= .milliseconds(250) { try flush() }
                 if more(next) {
                     while trialsInFlight < options.window && more(next) { submit() }

@@ -27,7 +27,9 @@ public enum LinkMutator {
                                     "\u{0301}", "🙂", "\u{2028}", "\u{1F1E9}\u{1F1EA}", "ｈｔｔｐｓ"]
     static let schemes: [String] = ["http", "HTTPS", "hTtPs", "ftp", "javascript", "file", "", "https ", "x-callback-url", "xignqr", "intent"]
     /// Sizes an oversized part grows the link to: past common buffers and LinkConform's 64 KiB limit.
-    static let sizes = [300, 2_100, 8_300, 65_540, 70_000]
+    /// (One in six just over it: such links are costly for every side to read, and one size
+    /// over the limit finds what the others would.)
+    static let sizes = [300, 300, 2_100, 2_100, 8_300, 65_540]
     static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Applies one mutation; `donors` are other inputs of the same operation (for crossover and
@@ -47,12 +49,10 @@ public enum LinkMutator {
         var out = link
         switch mutation {
         case .encodeByte:
-            let positions = link.indices.filter { link[$0] < 0x80 && link[$0] > 0x20 }
-            guard let i = positions.randomElement(using: &rng) else { return nil }
+            guard let i = randomIndex(link, rng: &rng, where: { link[$0] < 0x80 && link[$0] > 0x20 }) else { return nil }
             out.replaceSubrange(i...i, with: escape(link[i]))
         case .doubleEncode:
-            let percents = link.indices.filter { link[$0] == UInt8(ascii: "%") }
-            if percents.isEmpty {
+            guard let percent = randomIndex(link, rng: &rng, where: { link[$0] == UInt8(ascii: "%") }) else {
                 // Encode a byte first (then there is a '%'); nothing to encode, nothing to do.
                 guard let encoded = apply(link, .encodeByte, donors: donors, rng: &rng) else { return nil }
                 return apply(encoded, .doubleEncode, donors: donors, rng: &rng)
@@ -63,19 +63,17 @@ public enum LinkMutator {
                 value = value.flatMap { $0 == UInt8(ascii: "%") ? Array("%25".utf8) : [$0] }
                 out.replaceSubrange(item, with: value)
             } else {
-                let i = percents.randomElement(using: &rng)!
-                out.replaceSubrange(i...i, with: Array("%25".utf8))
+                out.replaceSubrange(percent...percent, with: Array("%25".utf8))
             }
         case .breakEscape:
             let broken = ["%", "%4", "%G1", "%%", "%0", "%zz", "%2", "%u0041", "%C3", "%E2%82"].map { Array($0.utf8) }.randomElement(using: &rng)!
-            if let i = escapes(link).randomElement(using: &rng) {
+            if let i = randomIndex(link, rng: &rng, where: { decoded(link, at: $0) != nil }) {
                 out.replaceSubrange(i..<i + 3, with: broken)
             } else {
                 out = insert(broken, into: link, rng: &rng)
             }
         case .decodeEscape:
-            let ascii = escapes(link).filter { (decoded(link, at: $0) ?? 0x80) < 0x80 }
-            guard let i = ascii.randomElement(using: &rng) else { return nil }
+            guard let i = randomIndex(link, rng: &rng, where: { (decoded(link, at: $0) ?? 0x80) < 0x80 }) else { return nil }
             out.replaceSubrange(i..<i + 3, with: [decoded(link, at: i)!])
         case .duplicateItem:
             let parts = QueryParts(link)
@@ -228,8 +226,14 @@ public enum LinkMutator {
         return hi << 4 | lo
     }
 
-    static func escapes(_ bytes: [UInt8]) -> [Int] {
-        bytes.indices.filter { decoded(bytes, at: $0) != nil }
+    /// A random index where `test` holds: the first at or after a random start, wrapping
+    /// around (no list of every candidate is built: links may be 64 KiB).
+    static func randomIndex(_ bytes: [UInt8], rng: inout SeededGenerator, where test: (Int) -> Bool) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        let start = Int.random(in: 0..<bytes.count, using: &rng)
+        for i in start..<bytes.count where test(i) { return i }
+        for i in 0..<start where test(i) { return i }
+        return nil
     }
 
     /// Whether `i` starts a scalar (or is the end): never a UTF-8 continuation byte.
