@@ -36,6 +36,8 @@ func temporaryStore() throws -> ResultsStore {
     try ResultsStore(path: NSTemporaryDirectory() + "differential-\(UUID().uuidString).sqlite")
 }
 
+/// Serialized: these run synchronously on the test's thread, and the full suite has two cores.
+@Suite(.serialized)
 struct MutatorTests {
     @Test(arguments: ["ulc.parse", "xcallback.callback", "xignqr.pid", "aasa.validate", "aasa.match", "ulc.handle"])
     func theSameSeedMakesTheSameInputs(operation: String) throws {
@@ -206,6 +208,7 @@ struct StoreTests {
     }
 }
 
+@Suite(.serialized)
 struct FuzzerTests {
     @Test func theReferenceAgreesWithItselfOnEveryOperation() async throws {
         let operations = SuiteRegistry.all.flatMap(\.operations).map(\.name)

@@ -14,7 +14,8 @@ struct DifferentialFuzzTests {
 
     @Test func fuzzingAnAdapterThatDisagreesStoresMinimisedFindingsAndExitsOne() async throws {
         let dir = CLI.temporaryDirectory()
-        let first = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--seconds", "30", "--max-inputs", "400",
+        // A timeout long enough that a loaded machine cannot turn a slow answer into a finding.
+        let first = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--timeout", "120", "--seconds", "60", "--max-inputs", "400",
                                               "--seed", "7", "--minimise-trials", "300"])
         #expect(first.status == 1, "new signatures exit 1: \(first.output)")
         let store = try ResultsStore(path: dir + "/r.sqlite")
@@ -28,7 +29,7 @@ struct DifferentialFuzzTests {
         let report = try String(contentsOfFile: dir + "/reports/fuzz-disagreeing.md", encoding: .utf8)
         #expect(report.contains("D\(findings[0].id)") && report.contains("# Differential fuzzing: disagreeing"))
         // The same seed and inputs again: every signature is known, so nothing is new.
-        let second = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--seconds", "30", "--max-inputs", "400",
+        let second = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--timeout", "120", "--seconds", "60", "--max-inputs", "400",
                                                "--seed", "7", "--minimise-trials", "300"])
         #expect(second.status == 0, "\(second.output)")
         let again = try store.differentialFindings(implementation: "disagreeing")
