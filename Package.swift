@@ -92,9 +92,12 @@ let package = Package(
         // One run from start to final status (prepare, start, distinct names, results streamed
         // into the store, not-run results): what `linkconform run` and the benchmark share.
         .target(name: "RunSession", dependencies: ["Conformance", "ResultsStore", "LinkJSON", "ChildProcess"]),
+        // Differential fuzzing of any implementation against the reference: mutators that know
+        // links and JSON, signatures, ddmin through the implementation, findings in the store.
+        .target(name: "DifferentialFuzzing", dependencies: ["Conformance", "LinkJSON", "LinkRules", "LinkURL", "ResultsStore", "SeededRandom"]),
         .target(name: "LinkConformCLI", dependencies: [
             "Conformance", "AdapterHarness", "ChildProcess", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
-            "DomainCheck", "DomainFetch",
+            "DomainCheck", "DomainFetch", "DifferentialFuzzing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),
@@ -113,7 +116,7 @@ let package = Package(
         // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
         .target(name: "BenchSupport"),
         .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession",
-                                                                 "ChildProcess", "SeededRandom"]),
+                                                                 "ChildProcess", "SeededRandom", "DifferentialFuzzing"]),
         .executableTarget(name: "linkconform-bench-ulc", dependencies: ["BenchSupport", "ULC", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xcallback", dependencies: ["BenchSupport", "XCallbackURL", "LinkURL", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-xignqr", dependencies: ["BenchSupport", "XignQR", "SeededRandom"]),
@@ -136,6 +139,7 @@ let package = Package(
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON", "ChildProcess",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RunSessionTests", dependencies: ["RunSession", "ResultsStore", "Conformance", "LinkJSON"]),
+        .testTarget(name: "DifferentialFuzzingTests", dependencies: ["DifferentialFuzzing", "Conformance", "ResultsStore", "LinkJSON", "SeededRandom"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter"],
                     exclude: ["Fixtures"]),

@@ -38,7 +38,12 @@ struct ProcessSupervision {
     private(set) var identity: ImplementationInfo?
     private(set) var gaveUp: String?
     private(set) var stopped = false
-    private(set) var notes: [String] = []
+    /// At most ``maxNotes``: the first half kept, then the latest (an adapter that fuzzing
+    /// crashes thousands of times must not grow them without end).
+    private(set) var notes: [String] = [] {
+        didSet { if notes.count > Self.maxNotes { notes.remove(at: Self.maxNotes / 2) } }
+    }
+    static let maxNotes = 1_000
 
     init(maxRestarts: Int) {
         self.maxRestarts = maxRestarts

@@ -36,6 +36,8 @@ final class Progress: @unchecked Sendable {
     private var done = 0
     private var total = 0
     private var finished = false
+    /// A free-form status line (``update(status:final:)``) in place of cases done.
+    private var status: String?
     private var heartbeat: DispatchSourceTimer?
 
     /// Seconds between two lines in a log.
@@ -59,12 +61,26 @@ final class Progress: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         self.done = done
         self.total = total
+        show(final: done == total)
+    }
+
+    /// Shows `status` (fuzzing: inputs/s, disagreements, signatures) the same way: live on a
+    /// terminal, every 5 seconds in a log; `final` ends the line.
+    func update(status: String, final: Bool) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        self.status = status
+        show(final: final)
+    }
+
+    /// Under the lock.
+    private func show(final: Bool) {
         if live {
             let now = ContinuousClock.now
-            guard done == total || lastShown.duration(to: now) >= .milliseconds(100) else { return }
+            guard final || lastShown.duration(to: now) >= .milliseconds(100) else { return }
             lastShown = now
-            Console.progressLine("\r\u{1B}[2K" + text() + (done == total ? "\n" : ""))
-        } else if done == total && !finished {
+            Console.progressLine("\r\u{1B}[2K" + text() + (final ? "\n" : ""))
+        } else if final && !finished {
             finished = true
             heartbeat?.cancel()
             if shownAny { Console.progressLine(text() + "\n") }   // short runs stay quiet in logs
@@ -81,6 +97,7 @@ final class Progress: @unchecked Sendable {
 
     private func text() -> String {
         let seconds = started.duration(to: .now).components.seconds
+        if let status { return "\(label): \(status), \(seconds) s" }
         guard total > 0 else { return "\(label): starting, \(seconds) s" }
         return "\(label): \(done)/\(total) cases (\(done * 100 / total)%), \(seconds) s"
     }

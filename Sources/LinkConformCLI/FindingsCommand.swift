@@ -1,21 +1,25 @@
 import ArgumentParser
 import Conformance
+import DifferentialFuzzing
 import Foundation
+import Reports
 import ResultsStore
 
 struct FindingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "findings",
-        abstract: "List what the fuzzers found, record a finding, or mark one fixed.",
+        abstract: "List what the fuzzers found, record a finding, mark one fixed, or promote a differential finding to a corpus case.",
         discussion: """
             scripts/fuzz.sh records each crash, leak, timeout, out-of-memory or broken invariant of a \
             fuzz target here, minimised and with a stable signature; a signature seen again counts up. \
             `linkconform findings` lists them (target, kind, first and last seen, count, reproducer). \
             Once fixed, `linkconform findings fix ID` keeps the reproducer as a regression input under \
             Corpus/fuzz/regressions/TARGET/, which `swift test` replays from then on. \
-            Exit 1 when open findings are listed.
+            `linkconform fuzz` stores where an adapter disagrees with the reference as differential \
+            findings (ids D1, D2, ...), listed after the libFuzzer ones; `linkconform findings promote \
+            DID` makes one a corpus case. Exit 1 when open findings are listed.
             """,
-        subcommands: [List.self, Record.self, Fix.self],
+        subcommands: [List.self, Record.self, Fix.self, Promote.self],
         defaultSubcommand: List.self
     )
 
@@ -24,12 +28,7 @@ struct FindingsCommand: ParsableCommand {
         var db = "Reports/results.sqlite"
 
         func open() throws -> ResultsStore {
-            do {
-                return try ResultsStore(path: db)
-            } catch {
-                Console.error(error.description)
-                throw Exit.harness
-            }
+            try OutputOptions.openStore(db)
         }
     }
 
@@ -38,24 +37,36 @@ struct FindingsCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOption
 
-        @Option(help: ArgumentHelp("Only this fuzz target.", valueName: "target"))
+        @Option(help: ArgumentHelp("Only this fuzz target (libFuzzer findings only).", valueName: "target"))
         var target: String?
+
+        @Option(help: ArgumentHelp("Only the differential findings of this implementation.", valueName: "name"))
+        var implementation: String?
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
 
         func run() throws {
-            let findings = try store.open().findings(target: target)
+            let opened = try store.open()
+            let findings = implementation == nil ? try opened.findings(target: target) : []
+            let differential = target == nil ? try opened.differentialFindings(implementation: implementation) : []
             if json {
                 let items: [[String: Any]] = findings.map {
                     ["id": $0.id, "target": $0.target, "implementation": $0.implementation, "kind": $0.kind.rawValue,
                      "signature": $0.signature, "message": $0.message, "firstSeen": $0.firstSeen, "lastSeen": $0.lastSeen,
                      "count": $0.count, "status": $0.status.rawValue, "reproducer": $0.reproducerPath, "inputBytes": $0.input.count]
                 }
-                let data = try JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                let differentialItems: [[String: Any]] = differential.map {
+                    ["id": "D\($0.id)", "implementation": $0.implementation, "version": $0.implementationVersion, "operation": $0.operation,
+                     "kind": $0.kind, "signature": $0.signature, "fields": $0.fields, "referenceCodes": $0.referenceCodes, "message": $0.message,
+                     "minimisedInput": $0.minimisedInput, "referenceOutput": $0.referenceOutput, "answer": $0.implementationAnswer,
+                     "firstSeen": $0.firstSeen, "lastSeen": $0.lastSeen, "count": $0.count, "status": $0.status.rawValue,
+                     "promotedCase": $0.promotedCase ?? NSNull()]
+                }
+                let data = try JSONSerialization.data(withJSONObject: items + differentialItems, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 Console.line(String(decoding: data, as: UTF8.self))
-            } else if findings.isEmpty {
-                Console.line("no findings" + (target.map { " for \($0)" } ?? ""))
+            } else if findings.isEmpty && differential.isEmpty {
+                Console.line("no findings" + ((target ?? implementation).map { " for \($0)" } ?? ""))
             } else {
                 for f in findings {
                     Console.line("#\(f.id) \(f.status.rawValue) \(f.target) \(f.kind.rawValue) x\(f.count)  first \(f.firstSeen)  last \(f.lastSeen)")
@@ -63,8 +74,16 @@ struct FindingsCommand: ParsableCommand {
                     Console.line("    \(f.message)")
                     Console.line("    reproducer: \(f.reproducerPath) (\(f.input.count) bytes)")
                 }
+                for f in differential {
+                    let t = { (text: String) in Escaping.terminal(text) }
+                    Console.line("D\(f.id) \(f.status.rawValue) \(t(f.implementation)) \(f.operation) \(f.kind) x\(f.count)  first \(f.firstSeen)  last \(f.lastSeen)")
+                    Console.line("    \(t(f.signature))")
+                    Console.line("    \(t(FuzzRunCommand.clip(f.message)))")
+                    Console.line("    minimised: \(t(FuzzRunCommand.clip(f.minimisedInput)))")
+                    if let promoted = f.promotedCase { Console.line("    promoted to \(promoted)") }
+                }
             }
-            if findings.contains(where: { $0.status == .open }) { throw Exit.failures }
+            if findings.contains(where: { $0.status == .open }) || differential.contains(where: { $0.status == .open }) { throw Exit.failures }
         }
     }
 
@@ -130,6 +149,51 @@ struct FindingsCommand: ParsableCommand {
             try Data(finding.input).write(to: URL(fileURLWithPath: path))
             try store.markFindingFixed(id: id)
             Console.line("finding #\(id) marked fixed; its reproducer is now the regression input \(path) (commit it)")
+        }
+    }
+
+    struct Promote: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a differential finding a corpus case.",
+            discussion: """
+                Writes a case of the finding's minimised input into the cases file that already holds \
+                the most cases of its operation and requirement: the expectation is what the reference \
+                answers to that input today, the requirement that of the reference's strictest violation \
+                (the others under `also`; a conforming case when the reference finds nothing wrong), the \
+                provenance `regression` naming the finding. The corpus is linted again, and the file left \
+                as it was if the case is not clean. The implementation that disagreed fails the new case: \
+                list it in its expected-failures file, or fix the implementation.
+                """)
+
+        @OptionGroup var store: StoreOption
+
+        @Argument(help: "The differential finding's id: D12 or 12 (see `linkconform findings`).")
+        var id: String
+
+        @Option(help: ArgumentHelp("The corpus folder.", valueName: "dir"))
+        var corpus = "Corpus"
+
+        func run() async throws {
+            guard let number = Int64(id.hasPrefix("D") || id.hasPrefix("d") ? String(id.dropFirst()) : id) else {
+                Console.error("'\(id)' is not a finding id; differential findings are D1, D2, ... (`linkconform findings`)")
+                throw Exit.usage
+            }
+            let store = try store.open()
+            guard let finding = try store.differentialFinding(id: number) else {
+                Console.error("no differential finding D\(number); `linkconform findings` lists them")
+                throw Exit.usage
+            }
+            let loaded = Corpus.load(from: corpus)
+            do {
+                let promotion = try await Promotion.prepare(finding, corpus: loaded)
+                try promotion.write(corpusRoot: corpus)
+                try store.markDifferentialFindingPromoted(id: number, caseID: promotion.caseID)
+                Console.line("D\(number) promoted to \(promotion.caseID) in \(promotion.file) (commit it)")
+                Console.line("\(Escaping.terminal(finding.implementation)) fails it: add `\(promotion.caseID)  # <why>` to its expected-failures file, or fix it")
+            } catch let failure as Promotion.Failure {
+                Console.error(failure.description)
+                throw Exit.harness
+            }
         }
     }
 }

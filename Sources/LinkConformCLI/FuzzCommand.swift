@@ -7,13 +7,16 @@ import LinkJSON
 struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",
-        abstract: "Fuzzing support: list the fuzz targets, seed them from the conformance corpus.",
+        abstract: "Differential fuzzing of an adapter against the reference; list the libFuzzer targets, seed them from the corpus.",
         discussion: """
-            The fuzz targets themselves are run by scripts/fuzz.sh TARGET [SECONDS] (libFuzzer); their \
+            `linkconform fuzz --adapter CMD` (the default subcommand, `run`) fuzzes an implementation \
+            through its adapter against the reference (docs/fuzzing.md). \
+            The libFuzzer targets themselves are run by scripts/fuzz.sh TARGET [SECONDS] (libFuzzer); their \
             findings are listed by `linkconform findings`. `linkconform fuzz targets` prints the table \
             of targets the scripts read.
             """,
-        subcommands: [Targets.self, Seeds.self]
+        subcommands: [FuzzRunCommand.self, Targets.self, Seeds.self],
+        defaultSubcommand: FuzzRunCommand.self
     )
 
     struct Seeds: ParsableCommand {

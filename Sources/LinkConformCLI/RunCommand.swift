@@ -46,20 +46,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var implementationOptions: ImplementationOptions
 
-    @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
-    var db = "Reports/results.sqlite"
-
-    @Option(help: ArgumentHelp("Folder for summary.md, results.json, junit.xml and index.html.", valueName: "dir"))
-    var reports = "Reports"
-
-    @Flag(help: "Do not write report files (the run is still stored).")
-    var noReports = false
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Count nonStrict (a SHOULD not met) as a failure for the exit code.")
     var strict = false
-
-    @Flag(help: "No progress indicator.")
-    var noProgress = false
 
     @Option(help: ArgumentHelp("Exit 1 only on regressions against an earlier run: 'previous' (per implementation, its last completed run) or a run id.",
                                valueName: "previous|run"))
@@ -90,13 +80,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
 
-        let store: ResultsStore
-        do {
-            store = try ResultsStore(path: db)
-        } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        let store = try output.openStore()
+        let db = output.db
         if let baseline, let id = Int64(baseline), try store.run(id) == nil {
             Console.error("--baseline \(id): no run \(id) in \(db) (`linkconform report --list` lists them)")
             throw Exit.harness
@@ -114,7 +99,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.error("cannot record the run in \(db): \(error)")
             throw Exit.harness
         }
-        let noProgress = noProgress
+        let noProgress = output.noProgress
         let events = RunSession.Events(
             message: { Console.error($0) },
             progress: { info in Progress(label: Escaping.terminal(info.name), enabled: !noProgress).update },
@@ -130,12 +115,12 @@ struct RunCommand: AsyncParsableCommand {
 
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
         Console.out(try TerminalSummary.render(data))
-        if !noReports {
+        if !output.noReports {
             do {
-                let paths = try ReportWriter.write(data, to: reports)
+                let paths = try ReportWriter.write(data, to: output.reports)
                 Console.line("stored as run \(runID) in \(db); reports: " + paths.joined(separator: ", "))
             } catch {
-                Console.error("cannot write reports to \(reports): \(error.localizedDescription)")
+                Console.error("cannot write reports to \(output.reports): \(error.localizedDescription)")
                 throw Exit.harness
             }
         } else {

@@ -120,6 +120,37 @@ extension ResultsStore {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v6: differential fuzzing findings") { db in
+            // A table of their own rather than more columns on `finding`: a disagreement with the
+            // reference has an operation, a JSON input and its minimised form, both answers and
+            // the reference's violation codes, none of which a libFuzzer crash has, and `finding`'s
+            // kind is fixed by a CHECK that SQLite cannot alter without rebuilding the table.
+            // One row per (implementation, signature): seen again, it counts up.
+            try db.execute(sql: """
+                CREATE TABLE differentialFinding (
+                    id INTEGER PRIMARY KEY,
+                    implementation TEXT NOT NULL,
+                    implementationVersion TEXT NOT NULL,
+                    suite TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('differs', 'malformed', 'errored', 'crashed', 'timedOut', 'protocolError')),
+                    signature TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    referenceCodes TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    input TEXT NOT NULL,
+                    minimisedInput TEXT NOT NULL,
+                    referenceOutput TEXT NOT NULL,
+                    implementationAnswer TEXT NOT NULL,
+                    firstSeen TEXT NOT NULL,
+                    lastSeen TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('open', 'promoted')),
+                    promotedCase TEXT,
+                    UNIQUE (implementation, signature)
+                );
+                """)
+        }
         return migrator
     }()
 }

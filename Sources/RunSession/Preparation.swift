@@ -3,8 +3,8 @@ import Foundation
 
 /// Runs a plan's `prepare` command (building an adapter, say) and says what went wrong, if
 /// anything: nil when it exited 0, else a message with the end of its output.
-enum Preparation {
-    static func run(_ command: [String], in directory: String?) -> String? {
+public enum Preparation {
+    public static func run(_ command: [String], in directory: String?) -> String? {
         let result: CapturedCommand
         do {
             result = try CapturedCommand.run(command, workingDirectory: directory)

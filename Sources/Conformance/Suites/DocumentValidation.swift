@@ -34,7 +34,10 @@ enum DocumentValidation {
                 compareKeySets("diagnostics", expect, actual.diagnostics, &found)
                 return found
             },
-            nullOutput: { _ in ["diagnostics": []] })
+            nullOutput: { _ in ["diagnostics": []] },
+            expectation: { output in
+                ReferenceExpectation(expect: ["diagnostics": .array(output.diagnostics.map(JSONValue.string))], codes: output.diagnostics)
+            })
     }
 
     /// `{"diagnostics": [{code, requirement, level, pointer, line, column, message}, ...]}`.

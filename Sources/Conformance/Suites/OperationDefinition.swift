@@ -29,11 +29,16 @@ public struct OperationDefinition: Sendable {
     /// (`input.link: expected a string, found the number 3`). Lint prepares every case's input;
     /// a case whose input fails is not run.
     public let prepare: @Sendable (_ input: JSONValue) throws(JSONFieldError) -> PreparedInput
+    /// What a case should expect when the reference answered `output` (read by the operation's
+    /// own output reader): differential fuzzing judges an implementation's answer against it, and
+    /// a promoted finding becomes a case with it. Nil when the output cannot be read.
+    public let expectation: @Sendable (_ referenceOutput: JSONValue) -> ReferenceExpectation?
 
     init<Input: OperationInput, Output: OperationOutput>(
         name: String, summary: String, input: Input.Type, output: Output.Type, expect: JSONShape,
         compare: @escaping @Sendable (_ expect: JSONValue, _ actual: Output, _ input: Input) -> [Mismatch],
-        nullOutput: @escaping @Sendable (Input) -> JSONValue
+        nullOutput: @escaping @Sendable (Input) -> JSONValue,
+        expectation: @escaping @Sendable (Output) -> ReferenceExpectation
     ) {
         self.name = name
         self.summary = summary
@@ -51,6 +56,9 @@ public struct OperationDefinition: Sendable {
                     return compare(expect, output, input)
                 },
                 nullOutput: nullOutput(input))
+        }
+        self.expectation = { output in
+            (try? Output.decode(output)).map(expectation)
         }
     }
 

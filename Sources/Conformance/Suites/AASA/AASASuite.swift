@@ -54,7 +54,8 @@ public enum AASASuite {
             compareEqual("result", expect, .string(actual.result.rawValue), &found)
             return found
         },
-        nullOutput: { _ in ["result": "no_match"] }
+        nullOutput: { _ in ["result": "no_match"] },
+        expectation: { output in ReferenceExpectation(expect: ["result": .string(output.result.rawValue)]) }
     )
 
     static func matchOutput(_ r: AASAMatchResult) -> JSONValue {
@@ -82,7 +83,8 @@ public enum AASASuite {
             compareEqual("entry", expect, actual.entry.map(JSONValue.string), &found)
             return found
         },
-        nullOutput: { _ in ["entry": .null] }
+        nullOutput: { _ in ["entry": .null] },
+        expectation: { output in ReferenceExpectation(expect: ["entry": .string(output.entry)]) }
     )
 
     // MARK: check

@@ -60,7 +60,8 @@ public enum AssetLinksSuite {
             compareEqual("granted", expect, .bool(actual.granted), &found)
             return found
         },
-        nullOutput: { _ in ["granted": false] }
+        nullOutput: { _ in ["granted": false] },
+        expectation: { output in ReferenceExpectation(expect: ["granted": .bool(output.granted)]) }
     )
 
     static func verifyOutput(_ v: AssetLinksVerification) -> JSONValue {
@@ -87,7 +88,8 @@ public enum AssetLinksSuite {
             compareEqual("result", expect, .string(actual.result.rawValue), &found)
             return found
         },
-        nullOutput: { _ in ["result": "not_verified"] }
+        nullOutput: { _ in ["result": "not_verified"] },
+        expectation: { output in ReferenceExpectation(expect: ["result": .string(output.result.rawValue)]) }
     )
 
     static func matchOutput(_ r: AssetLinksMatchResult) -> JSONValue {

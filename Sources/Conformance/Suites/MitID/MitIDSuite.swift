@@ -56,7 +56,15 @@ public enum MitIDSuite {
             compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
-        nullOutput: { _ in ["kind": "noAppSwitch"] }
+        nullOutput: { _ in ["kind": "noAppSwitch"] },
+        expectation: { output in
+            var b = ExpectationBuilder()
+            b.set("kind", .string(output.kind.rawValue))
+            b.optional("os", output.os)
+            b.optional("returnURL", output.returnURL)
+            b.keys("violations", output.violations)
+            return ReferenceExpectation(expect: b.value, codes: output.violations ?? [])
+        }
     )
 
     static func authorizeOutput(_ a: MitIDAuthorize) -> JSONValue {
@@ -84,7 +92,8 @@ public enum MitIDSuite {
             compareEqual("verdict", expect, .string(actual.verdict.rawValue), &found)
             return found
         },
-        nullOutput: { _ in ["verdict": "no_return"] }
+        nullOutput: { _ in ["verdict": "no_return"] },
+        expectation: { output in ReferenceExpectation(expect: ["verdict": .string(output.verdict.rawValue)]) }
     )
 
     // MARK: check

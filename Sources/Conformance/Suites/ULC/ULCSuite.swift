@@ -56,7 +56,16 @@ public enum ULCSuite {
             compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
-        nullOutput: { _ in ["kind": "notULC"] }
+        nullOutput: { _ in ["kind": "notULC"] },
+        expectation: { output in
+            var b = ExpectationBuilder()
+            b.set("kind", .string(output.kind))
+            b.optional("action", output.action)
+            b.optional("success", output.success)
+            b.optional("error", output.error)
+            b.keys("violations", output.violations)
+            return ReferenceExpectation(expect: b.value, codes: output.violations ?? [])
+        }
     )
 
     static func parseOutput(_ answer: ULCParseAnswer) -> JSONValue {
@@ -90,7 +99,8 @@ public enum ULCSuite {
         compare: { expect, actual, input in
             actual.compare(expect) { roundTripProblems(link: $0, input: input) }
         },
-        nullOutput: { _ in ["refused": []] }
+        nullOutput: { _ in ["refused": []] },
+        expectation: \.expectation
     )
 
     /// Whether a built link reads back as the input in the three reader families.
@@ -142,8 +152,28 @@ public enum ULCSuite {
                 "userSignedIn": .bool(scenario.signedIn), "backendSessionOpen": .bool(scenario.signedIn),
                 "elapsedSeconds": .array(Array(repeating: 0, count: scenario.links.count)),
             ]
-        }
+        },
+        expectation: handleExpectation
     )
+
+    /// What the reference receiver did: the same URLs opened, the same prompts and end state,
+    /// the same number of back-end attempts, and each link handled within the reference's time.
+    static func handleExpectation(_ output: HandleOutput) -> ReferenceExpectation {
+        var b = ExpectationBuilder()
+        if let opened = output.opened {
+            b.set("opened", .array(opened.map { .string($0.url) }))
+            if !opened.isEmpty, opened.allSatisfy({ $0.universalLinksOnly == true }) { b.set("universalLinksOnly", true) }
+        }
+        if let prompts = output.prompts { b.set("prompts", .int(prompts)) }
+        if let signedIn = output.userSignedIn { b.set("userSignedIn", .bool(signedIn)) }
+        if let open = output.backendSessionOpen { b.set("backendSessionOpen", .bool(open)) }
+        if let worst = output.elapsedSeconds?.max() { b.set("maxElapsedSeconds", .number(worst)) }
+        if let attempts = output.backendAttempts {
+            b.set("minBackendAttempts", .int(attempts))
+            b.set("maxBackendAttempts", .int(attempts))
+        }
+        return ReferenceExpectation(expect: b.value)
+    }
 
     static func compareHandle(_ expect: JSONValue, _ actual: HandleOutput, _ input: HandleInput) -> [Mismatch] {
         var found: [Mismatch] = []

@@ -69,7 +69,15 @@ public enum XCallbackSuite {
             compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
-        nullOutput: { _ in ["kind": "notXCallback"] }
+        nullOutput: { _ in ["kind": "notXCallback"] },
+        expectation: { output in
+            var b = ExpectationBuilder()
+            b.set("kind", .string(output.kind))
+            for key in ParseOutput.stringFields { b.optional(key, output.strings[key]) }
+            if let parameters = output.parameters { b.set("parameters", .array(parameters.map(itemJSON))) }
+            b.keys("violations", output.violations)
+            return ReferenceExpectation(expect: b.value, codes: output.violations ?? [])
+        }
     )
 
     /// An expectation's items as (name, value) pairs: a missing `value` is the same as `null`.
@@ -118,7 +126,8 @@ public enum XCallbackSuite {
         compare: { expect, actual, input in
             actual.compare(expect) { roundTripProblems(url: $0, want: input.request) }
         },
-        nullOutput: { _ in ["refused": []] }
+        nullOutput: { _ in ["refused": []] },
+        expectation: \.expectation
     )
 
     /// Whether a built URL reads back as the input: in our RFC 3986 reader with no violation, in
@@ -176,7 +185,8 @@ public enum XCallbackSuite {
             }
             return equivalenceProblems(expected: wanted, actual: opened, added: input.addedCount)
         },
-        nullOutput: { _ in ["open": .null] }
+        nullOutput: { _ in ["open": .null] },
+        expectation: { output in ReferenceExpectation(expect: ["open": .string(output.open)]) }
     )
 
     /// Whether `actual` is the URL `expected` describes: scheme (any case), authority, path and

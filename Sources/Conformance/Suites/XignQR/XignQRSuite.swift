@@ -49,7 +49,14 @@ public enum XignQRSuite {
             compareKeySets("violations", expect, actual.violations, &found)
             return found
         },
-        nullOutput: { _ in ["kind": "none"] }
+        nullOutput: { _ in ["kind": "none"] },
+        expectation: { output in
+            var b = ExpectationBuilder()
+            b.set("kind", .string(output.kind))
+            for key in RedirectOutput.stringFields { b.optional(key, output.strings[key]) }
+            b.keys("violations", output.violations)
+            return ReferenceExpectation(expect: b.value, codes: output.violations ?? [])
+        }
     )
 
     static func redirectOutput(_ r: XignRedirect) -> JSONValue {
@@ -107,7 +114,19 @@ public enum XignQRSuite {
             }
             return found
         },
-        nullOutput: { _ in ["ok": false, "error": "not-xignin-data"] }
+        nullOutput: { _ in ["ok": false, "error": "not-xignin-data"] },
+        expectation: { output in
+            var b = ExpectationBuilder()
+            b.set("ok", .bool(output.ok))
+            // `error` may not be null in an expectation: given only when the reference names one.
+            if let error = output.error { b.set("error", .string(error)) }
+            if let process = output.process { b.set("process", .string(process)) }
+            if let input = output.input { b.set("input", .string(input)) }
+            if let repairs = output.repairs { b.keys("repairs", repairs) }
+            if let bytes = output.bytes { b.set("bytes", .int(bytes)) }
+            if let fields = output.fields { b.set("fields", .array(fields)) }
+            return ReferenceExpectation(expect: b.value, codes: output.error.map { [$0] } ?? [])
+        }
     )
 
     /// The first place where `actual` does not match `expected`: objects match when every key

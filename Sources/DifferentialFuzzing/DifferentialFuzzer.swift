@@ -1,0 +1,333 @@
+import Conformance
+import Foundation
+import LinkJSON
+import ResultsStore
+import SeededRandom
+
+/// Differential fuzzing of one started implementation against the reference: inputs made by
+/// mutating each operation's corpus inputs (``InputMutator``) go out `window` at a time, each
+/// answer is judged against the reference's (``Judge``), and every disagreement is grouped by
+/// its signature (``Disagreement``). The first input of a signature the store does not know
+/// yet is minimised through the implementation (``Minimiser``) and stored at once; later
+/// sightings are counted in memory and written every quarter of a second in one transaction,
+/// so storing does not slow the stream down, and a stop (or a kill) loses at most that.
+///
+/// Input `i` is made from a generator seeded with (`seed`, `i`) alone, so a seed gives the same
+/// inputs in the same order whatever the timing of the answers.
+public final class DifferentialFuzzer: Sendable {
+    public struct Options: Sendable {
+        public var seed: UInt64 = 1
+        /// Stop after this long (nil: no time limit).
+        public var seconds: Double?
+        /// Stop after this many inputs (nil: no limit).
+        public var maxInputs: Int?
+        /// Inputs outstanding at once.
+        public var window: Int = 32
+        /// Candidates tried to minimise one disagreement (a crash: ``crashTrials``; a timeout is
+        /// not minimised: each trial would wait for the whole timeout).
+        public var minimiseTrials = 2_000
+        public var crashTrials = 24
+
+        public init(seed: UInt64 = 1, seconds: Double? = nil, maxInputs: Int? = nil, window: Int = 32) {
+            self.seed = seed
+            self.seconds = seconds
+            self.maxInputs = maxInputs
+            self.window = max(1, window)
+        }
+    }
+
+    /// Counts while running, for a progress line.
+    public struct Stats: Sendable {
+        public var inputs = 0
+        public var disagreements = 0
+        public var signatures = 0
+        public var newSignatures = 0
+        public var seconds = 0.0
+        public var rate: Double { seconds > 0 ? Double(inputs) / seconds : 0 }
+    }
+
+    /// One signature found in this run.
+    public struct Found: Sendable {
+        public let disagreement: Disagreement
+        public let suite: String
+        /// Inputs of this run with the signature.
+        public internal(set) var count = 1
+        /// Whether the store had not seen the signature before this run.
+        public internal(set) var isNew: Bool
+        /// The stored finding's id (nil when nothing is stored, or the signature was known).
+        public internal(set) var findingID: Int64?
+        public internal(set) var input: JSONValue
+        public internal(set) var minimisedInput: JSONValue
+        public internal(set) var referenceOutput: JSONValue
+        public internal(set) var answer: Answer
+        public internal(set) var minimiseTrials = 0
+
+        init(_ d: Disagreement, suite: String, trial: Probe.Trial, isNew: Bool) {
+            disagreement = d
+            self.suite = suite
+            self.isNew = isNew
+            input = trial.input
+            minimisedInput = trial.input
+            referenceOutput = trial.referenceOutput
+            answer = trial.answer
+        }
+
+        /// Takes the stored, minimised form, keeping this run's count.
+        mutating func merge(_ stored: Found) {
+            isNew = stored.isNew
+            findingID = stored.findingID
+            minimisedInput = stored.minimisedInput
+            referenceOutput = stored.referenceOutput
+            answer = stored.answer
+            minimiseTrials = stored.minimiseTrials
+        }
+    }
+
+    public struct Summary: Sendable {
+        public var stats: Stats
+        /// In the order found.
+        public var found: [Found]
+        /// Why the run ended early because of the implementation (given up after repeated crashes).
+        public var harnessFailure: String?
+        /// Stopped by ``run(shouldStop:progress:)``'s `shouldStop`.
+        public var interrupted: Bool
+    }
+
+    let probes: [Probe]
+    let mutators: [InputMutator]
+    let implementation: any Implementation
+    let info: ImplementationInfo
+    let store: ResultsStore?
+    let options: Options
+
+    /// `operations`: the operations to fuzz (each needs corpus inputs and the implementation's
+    /// support). The implementation must be started; `info` is what it said it is.
+    public init(corpus: Corpus, operations: [String], implementation: any Implementation, info: ImplementationInfo,
+                store: ResultsStore?, options: Options) {
+        var probes: [Probe] = []
+        var mutators: [InputMutator] = []
+        for name in operations {
+            guard let probe = Probe(operation: name, implementation: implementation) else { continue }
+            let seeds = corpus.suites.flatMap(\.cases).filter { $0.operation == name }.map(\.input)
+            let mutator = InputMutator(operation: probe.operation, seeds: seeds)
+            guard !mutator.seeds.isEmpty else { continue }
+            probes.append(probe)
+            mutators.append(mutator)
+        }
+        self.probes = probes
+        self.mutators = mutators
+        self.implementation = implementation
+        self.info = info
+        self.store = store
+        self.options = options
+    }
+
+    /// The operations that will be fuzzed (those with corpus inputs).
+    public var operations: [String] { probes.map(\.operation.name) }
+
+    /// The generator for input `index`.
+    static func generator(seed: UInt64, index: Int) -> SeededGenerator {
+        var mix = SeededGenerator(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD6E8_FEB8_6659_FD93))
+        return SeededGenerator(seed: mix.next())
+    }
+
+    /// Input `index` and the operation it is for, deterministic for a seed.
+    func input(_ index: Int) -> (probe: Int, input: JSONValue)? {
+        var rng = Self.generator(seed: options.seed, index: index)
+        let which = Int.random(in: 0..<probes.count, using: &rng)
+        return mutators[which].next(&rng).map { (which, $0) }
+    }
+
+    /// What the task group hands back: a judged input, or a signature minimised and stored.
+    enum Event: Sendable {
+        case trial(Probe.Trial?)
+        case found(Found)
+    }
+
+    /// Minimisations running at once, beside the stream of inputs.
+    static let concurrentMinimisations = 2
+
+    /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up.
+    /// `progress` gets the counts every 50 ms and at the end.
+    public func run(shouldStop: @escaping @Sendable () -> Bool = { false },
+                    progress: @escaping @Sendable (Stats) -> Void = { _ in }) async throws -> Summary {
+        var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
+        guard !probes.isEmpty else { return summary }
+        let known = try store?.differentialSignatures(implementation: info.name) ?? []
+        var bySignature: [String: Int] = [:]
+        var pending: [String: Int] = [:]
+        let started = ContinuousClock.now
+        var lastFlush = started
+        var lastProgress = started
+        let deadline = options.seconds.map { started + .milliseconds(Int($0 * 1000)) }
+        // Set once the stream stops: minimisations still running keep what they have so far.
+        let finishing = StopFlag()
+
+        func flush() throws {
+            try store?.addDifferentialSightings(implementation: info.name, pending)
+            pending.removeAll(keepingCapacity: true)
+            lastFlush = .now
+        }
+        func more(_ next: Int) -> Bool {
+            if summary.harnessFailure != nil || shouldStop() { return false }
+            if let maxInputs = options.maxInputs, next >= maxInputs { return false }
+            if let deadline, ContinuousClock.now >= deadline { return false }
+            return true
+        }
+
+        try await withThrowingTaskGroup(of: Event.self) { group in
+            var next = 0
+            var trialsInFlight = 0
+            var minimising = 0
+            var waiting: [(Disagreement, Probe.Trial)] = []
+            func submit() {
+                let index = next
+                next += 1
+                trialsInFlight += 1
+                group.addTask { [self] in
+                    guard let (which, input) = self.input(index) else { return .trial(nil) }
+                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)"))
+                }
+            }
+            func startMinimising() {
+                while minimising < Self.concurrentMinimisations, !waiting.isEmpty {
+                    let (d, trial) = waiting.removeFirst()
+                    minimising += 1
+                    group.addTask { [self] in .found(try await self.found(d, trial, stop: { finishing.isSet })) }
+                }
+            }
+            while next < options.window && more(next) { submit() }
+            while let event = try await group.next() {
+                switch event {
+                case .found(let found):
+                    minimising -= 1
+                    let at = bySignature[found.disagreement.signature]!
+                    summary.found[at].merge(found)
+                    // The store counted the first sighting; the ones seen while minimising follow.
+                    if found.findingID != nil, summary.found[at].count > 1 { pending[found.disagreement.signature, default: 0] += summary.found[at].count - 1 }
+                    startMinimising()
+                case .trial(let result):
+                    trialsInFlight -= 1
+                    guard let trial = result else { break }
+                    summary.stats.inputs += 1
+                    switch trial.judgement {
+                    case .agrees, .skipped: break
+                    case .notRun(let why): summary.harnessFailure = summary.harnessFailure ?? why
+                    case .differs(let d):
+                        summary.stats.disagreements += 1
+                        let signature = d.signature
+                        if let at = bySignature[signature] {
+                            summary.found[at].count += 1
+                            if known.contains(signature) || summary.found[at].findingID != nil { pending[signature, default: 0] += 1 }
+                        } else {
+                            bySignature[signature] = summary.found.count
+                            summary.stats.signatures += 1
+                            if known.contains(signature) {
+                                summary.found.append(Found(d, suite: suite(of: d), trial: trial, isNew: false))
+                                pending[signature, default: 0] += 1
+                            } else {
+                                summary.found.append(Found(d, suite: suite(of: d), trial: trial, isNew: true))
+                                summary.stats.newSignatures += 1
+                                waiting.append((d, trial))
+                                startMinimising()
+                            }
+                        }
+                    }
+                }
+                let now = ContinuousClock.now
+                if lastProgress.duration(to: now) >= .milliseconds(50) {
+                    lastProgress = now
+                    summary.stats.seconds = started.duration(to: now).seconds
+                    progress(summary.stats)
+                }
+                if lastFlush.duration(to: .now) >= .milliseconds(250) { try flush() }
+                if more(next) {
+                    while trialsInFlight < options.window && more(next) { submit() }
+                } else {
+                    finishing.set()
+                    // Signatures not minimised yet are stored as found.
+                    for (d, trial) in waiting {
+                        let found = try self.stored(d, first: trial.input, minimised: trial, trials: 0)
+                        let at = bySignature[d.signature]!
+                        summary.found[at].merge(found)
+                        if found.findingID != nil, summary.found[at].count > 1 { pending[d.signature, default: 0] += summary.found[at].count - 1 }
+                    }
+                    waiting.removeAll()
+                }
+            }
+        }
+        try flush()
+        summary.stats.seconds = started.duration(to: .now).seconds
+        summary.interrupted = shouldStop()
+        progress(summary.stats)
+        return summary
+    }
+
+    func suite(of d: Disagreement) -> String {
+        probes.first { $0.operation.name == d.operation }!.suite
+    }
+
+    /// A new signature: minimised (until `stop`), then stored.
+    func found(_ d: Disagreement, _ trial: Probe.Trial, stop: @escaping @Sendable () -> Bool) async throws -> Found {
+        let probe = probes.first { $0.operation.name == d.operation }!
+        var minimised = trial
+        var trials = 0
+        let budget = d.kind == .timedOut ? 0 : d.kind == .crashed ? options.crashTrials : options.minimiseTrials
+        if budget > 0 {
+            let (small, used) = await minimise(trial.input, signature: d.signature, probe: probe, budget: budget, stop: stop)
+            trials = used
+            // Asked once more for both answers to keep; an answer that changed (a flaky
+            // implementation) leaves the first input as the reproducer.
+            if small != trial.input, let again = await probe.trial(small, caseID: "fuzz/minimised"),
+               case .differs(let d2) = again.judgement, d2.signature == d.signature {
+                minimised = again
+            }
+        }
+        return try stored(d, first: trial.input, minimised: minimised, trials: trials)
+    }
+
+    /// Stores a new signature with its first input and its minimised one (with both answers).
+    func stored(_ d: Disagreement, first: JSONValue, minimised: Probe.Trial, trials: Int) throws -> Found {
+        var found = Found(d, suite: suite(of: d), trial: minimised, isNew: true)
+        found.input = first
+        found.minimiseTrials = trials
+        if let store {
+            let (finding, isNew) = try store.recordDifferentialFinding(DifferentialFinding.New(
+                implementation: info.name, implementationVersion: info.version, suite: found.suite, operation: d.operation,
+                kind: d.kind.rawValue, signature: d.signature, fields: d.fields, referenceCodes: d.codes, message: d.message,
+                input: first.serialized(), minimisedInput: minimised.input.serialized(),
+                referenceOutput: minimised.referenceOutput.serialized(), implementationAnswer: Probe.json(minimised.answer).serialized()))
+            found.findingID = finding.id
+            found.isNew = isNew
+        }
+        return found
+    }
+
+    /// ddmin through the implementation: a candidate keeps the signature when it still
+    /// disagrees for the same reason.
+    func minimise(_ input: JSONValue, signature: String, probe: Probe, budget: Int, stop: @escaping @Sendable () -> Bool) async -> (JSONValue, Int) {
+        var minimiser = Minimiser(maxTrials: budget, parallel: options.window)
+        minimiser.shouldStop = stop
+        return await minimiser.minimise(input) { candidates in
+            await withTaskGroup(of: (Int, Bool).self) { group in
+                for (i, candidate) in candidates.enumerated() {
+                    group.addTask {
+                        guard let trial = await probe.trial(candidate, caseID: "fuzz/minimise"), case .differs(let d) = trial.judgement else { return (i, false) }
+                        return (i, d.signature == signature)
+                    }
+                }
+                var kept = Array(repeating: false, count: candidates.count)
+                for await (i, keeps) in group { kept[i] = keeps }
+                return kept
+            }
+        }
+    }
+}
+
+/// A flag set once, read from any thread.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

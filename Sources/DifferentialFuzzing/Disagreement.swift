@@ -1,0 +1,123 @@
+import Conformance
+import LinkJSON
+
+/// How an implementation's answer to one input differs from the reference's, and the
+/// signature that groups it with every other input that differs for the same reason.
+///
+/// The signature is the operation, what differs first (the first expectation key whose
+/// comparison failed, in the operation's order: `kind` before what follows from it; or the kind
+/// of answer that is not an output) and the reference's leading violation code (of
+/// its strictest level, the first by name; none when the reference saw nothing wrong): a
+/// thousand links on which an implementation takes an http callback for a valid one are one
+/// finding, whatever else is wrong with each link. Every field that differs and all of the
+/// reference's codes stay with the finding. (Every combination of fields and codes as its own
+/// signature was tried first: a 10-second run against python-urllib gave 300 signatures for a
+/// handful of causes.)
+///
+/// ```swift
+/// // ulc.parse kind [callback-not-https]
+/// // ulc.build refused [action-not-https]
+/// // ulc.parse crashed
+/// ```
+public struct Disagreement: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A well-formed output that says something else than the reference.
+        case differs
+        /// An output without the operation's shape (a protocol error, judged as such).
+        case malformed
+        /// The implementation answered `errored`.
+        case errored
+        /// The adapter died on the input.
+        case crashed
+        /// No answer within the timeout.
+        case timedOut
+        /// An answer that broke the adapter protocol.
+        case protocolError
+    }
+
+    public let operation: String
+    public let kind: Kind
+    /// The fields that differ (`kind`, `violations`), in order, without repeats; for a malformed
+    /// output the output's field with list indexes left out (`output.violations[]`).
+    public let fields: [String]
+    /// The reference's violation codes (without the parameter a key names: `callback-not-https`
+    /// for `ulc-error:callback-not-https`), sorted, without repeats.
+    public let codes: [String]
+    /// The code the signature names: the first of ``codes`` at the strictest level.
+    public let leadingCode: String?
+    /// What was wrong, for people: the mismatches or the harness's message.
+    public let message: String
+
+    public var signature: String {
+        var s = operation
+        switch kind {
+        case .differs: s += " " + (fields.first ?? "")
+        case .malformed: s += " malformed " + (fields.first ?? "")
+        default: s += " " + kind.rawValue
+        }
+        // Crashes, hangs and protocol errors are one finding per operation whatever the input says.
+        if kind == .differs || kind == .malformed || kind == .errored { s += " [" + (leadingCode ?? "") + "]" }
+        return s
+    }
+}
+
+/// What became of one input.
+public enum Judgement: Sendable, Hashable {
+    case agrees
+    /// The implementation skipped the input (its choice, not a disagreement).
+    case skipped
+    /// The input never reached the implementation: it was given up (too many restarts).
+    case notRun(String)
+    case differs(Disagreement)
+}
+
+public enum Judge {
+    /// Judges an implementation's answer against the reference's expectation with the
+    /// operation's own comparison, as a corpus case with that expectation would be judged.
+    /// `levels` gives each violation code's level (``SuiteDefinition/codeRequirements``); a code
+    /// it does not list counts as INFO.
+    public static func judge(_ answer: Answer, operation: String, prepared: OperationDefinition.PreparedInput,
+                             reference: ReferenceExpectation, levels: [String: RequirementLevel]) -> Judgement {
+        func disagreement(_ kind: Disagreement.Kind, fields: [String] = [], _ message: String) -> Judgement {
+            let all = codes(reference.codes)
+            let leading = all.min { (levels[$0] ?? .info, $0) < (levels[$1] ?? .info, $1) }
+            return .differs(Disagreement(operation: operation, kind: kind, fields: fields, codes: all, leadingCode: leading, message: message))
+        }
+        switch answer {
+        case .output(let output):
+            let mismatches = prepared.compare(reference.expect, output)
+            if mismatches.isEmpty { return .agrees }
+            let message = mismatches.map(\.description).joined(separator: "; ")
+            if mismatches.contains(where: \.malformedOutput) {
+                return disagreement(.malformed, fields: unique(mismatches.filter(\.malformedOutput).map { withoutIndexes($0.field) }), message)
+            }
+            return disagreement(.differs, fields: unique(mismatches.map(\.field)), message)
+        case .skipped: return .skipped
+        case .notRun(let why): return .notRun(why)
+        case .errored(let message, _): return disagreement(.errored, message)
+        case .crashed(let message): return disagreement(.crashed, message)
+        case .timedOut(let message): return disagreement(.timedOut, message)
+        case .protocolError(let message): return disagreement(.protocolError, message)
+        }
+    }
+
+    /// Keys as codes: the same rule broken by either callback is one cause.
+    static func codes(_ keys: [String]) -> [String] {
+        Array(Set(keys.map { String(ReferenceExpectation.code(ofKey: $0)) })).sorted()
+    }
+
+    static func unique(_ fields: [String]) -> [String] {
+        var seen = Set<String>()
+        return fields.filter { seen.insert($0).inserted }
+    }
+
+    /// `output.violations[2].key` as `output.violations[].key`: which item broke is the input's business.
+    static func withoutIndexes(_ field: String) -> String {
+        var out = ""
+        var inIndex = false
+        for c in field {
+            if c == "[" { inIndex = true; out.append(c) } else if c == "]" { inIndex = false; out.append(c) } else if !inIndex { out.append(c) }
+        }
+        return out
+    }
+}

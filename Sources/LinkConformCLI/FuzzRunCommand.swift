@@ -1,0 +1,189 @@
+import AdapterHarness
+import ArgumentParser
+import Conformance
+import DifferentialFuzzing
+import Foundation
+import Reports
+import ResultsStore
+import RunSession
+
+/// `linkconform fuzz --adapter CMD`: differential fuzzing of one adapter against the reference.
+struct FuzzRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Differential fuzzing: mutate the corpus inputs, send them to an adapter, keep where it disagrees with the reference.",
+        discussion: """
+            The default subcommand: `linkconform fuzz --adapter CMD` is `linkconform fuzz run --adapter CMD`.
+
+            Makes inputs by mutating each operation's corpus inputs with mutations that know links \
+            (components, query items, single, double and broken percent-encodings, repeated and \
+            reordered parameters, nested callbacks, case, Unicode, oversized parts) and JSON files \
+            (members dropped, repeated, renamed, retyped; AASA patterns), sends them to the adapter \
+            --window at a time with the robustness of `run` (timeouts, crashes, restarts), and \
+            judges each answer against the reference's with the operation's own comparison. \
+            Disagreements are grouped by signature (operation, the fields that differ, the \
+            reference's violation codes); the first input of a signature the store does not know is \
+            minimised through the adapter (delta debugging over its parts and characters) and stored \
+            (`linkconform findings` lists them, `linkconform findings promote ID` makes one a corpus \
+            case). Crashes, timeouts and protocol errors are findings too.
+
+            The adapter is restarted as often as it dies (up to a million times) unless \
+            --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \
+            replays the same inputs.
+
+            Exit codes: 0 no new signature; 1 new signatures stored; 2 the harness could not do its \
+            job (the adapter did not start, was given up, or the store cannot be written); 64 usage; \
+            130 interrupted (everything found so far is stored and reported).
+            """)
+
+    @OptionGroup var corpusOptions: CorpusOptions
+
+    @OptionGroup var implementationOptions: ImplementationOptions
+
+    @Option(name: .customLong("operation"), help: ArgumentHelp("Only this operation (repeatable). Default: every operation the adapter answers.", valueName: "op"))
+    var operations: [String] = []
+
+    @Option(help: ArgumentHelp("How long to fuzz, in seconds.", valueName: "seconds"))
+    var seconds: Double = 60
+
+    @Option(help: ArgumentHelp("Stop after this many inputs (default: no limit).", valueName: "n"))
+    var maxInputs: Int?
+
+    @Option(help: ArgumentHelp("The seed of the inputs (default: one picked at random and printed).", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Candidates tried to minimise one finding.", valueName: "n"))
+    var minimiseTrials = 2_000
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if !implementationOptions.builtIns.isEmpty {
+            throw ValidationError("fuzz compares an adapter with the built-in reference; --implementation is not taken")
+        }
+        if implementationOptions.adapterCommands.count + implementationOptions.manifestPaths.count != 1 {
+            throw ValidationError("fuzz takes exactly one --adapter or --adapter-manifest")
+        }
+        for name in operations where SuiteRegistry.operation(named: name) == nil {
+            let known = SuiteRegistry.all.flatMap(\.operations).map(\.name).joined(separator: ", ")
+            throw ValidationError("unknown operation '\(name)'; known operations: \(known)")
+        }
+        if !(seconds > 0) { throw ValidationError("--seconds must be more than 0") }
+        if let maxInputs, maxInputs < 1 { throw ValidationError("--max-inputs must be at least 1") }
+        if minimiseTrials < 0 { throw ValidationError("--minimise-trials must be 0 or more") }
+    }
+
+    func run() async throws {
+        let stop = StopSignal()
+        stop.install()
+        let corpus = try corpusOptions.loadOrExit()
+        var adapterOptions = implementationOptions
+        if adapterOptions.maxRestarts == nil { adapterOptions.maxRestarts = Self.defaultMaxRestarts }
+        let plan: ImplementationPlan
+        switch adapterOptions.plans() {
+        case .success(let plans): plan = plans[0]
+        case .failure(let error):
+            for message in error.messages { Console.error(message) }
+            throw Exit.harness
+        }
+        let store = try output.openStore()
+        let (db, reports) = (output.db, output.reports)
+        if let command = plan.prepare {
+            Console.error("preparing: \(command.joined(separator: " "))")
+            if let failure = Preparation.run(command, in: plan.workingDirectory) {
+                Console.error("\(plan.implementation.displayName) was not prepared: \(failure)")
+                throw Exit.harness
+            }
+        }
+        let implementation = plan.implementation
+        let info: ImplementationInfo
+        do {
+            info = try await implementation.start()
+        } catch {
+            Console.error("\(implementation.displayName) did not start: \(error.message)")
+            throw Exit.harness
+        }
+        let wanted = operations.isEmpty ? SuiteRegistry.all.flatMap(\.operations).map(\.name) : operations
+        let supported = wanted.filter { implementation.supports($0) }
+        let seed = seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        var options = DifferentialFuzzer.Options(seed: seed, seconds: seconds, maxInputs: maxInputs, window: implementation.window)
+        options.minimiseTrials = minimiseTrials
+        let fuzzer = DifferentialFuzzer(corpus: corpus, operations: supported, implementation: implementation, info: info,
+                                        store: store, options: options)
+        let name = Escaping.terminal(info.name)
+        guard !fuzzer.operations.isEmpty else {
+            Console.error("\(info.name) answers none of the operations asked (\(wanted.joined(separator: ", "))) that have corpus inputs")
+            await implementation.stop()
+            throw Exit.harness
+        }
+        Console.error("fuzzing \(info.name) \(info.version) against the reference: \(fuzzer.operations.joined(separator: ", ")); "
+                      + "seed \(seed), \(seconds.formattedCompactly) s, window \(implementation.window)")
+        let progress = Progress(label: "fuzz \(name)", enabled: !output.noProgress)
+        let summary: DifferentialFuzzer.Summary
+        do {
+            summary = try await fuzzer.run(shouldStop: { stop.isSet }) { stats in
+                progress.update(status: Self.status(stats), final: false)
+            }
+        } catch {
+            await implementation.stop()
+            Console.error("fuzzing stopped: cannot store findings in \(db): \(error)")
+            throw Exit.harness
+        }
+        progress.update(status: Self.status(summary.stats), final: true)
+        let notes = implementation.notes
+        await implementation.stop()
+
+        let ending = summary.interrupted ? "interrupted" : summary.harnessFailure.map { "the adapter was given up: " + $0 }
+        printSummary(summary, name: name, ending: ending, notes: notes)
+        if !output.noReports {
+            let run = FuzzFindingsReport.Run(
+                implementation: info.name, version: info.version, seed: seed, operations: fuzzer.operations, seconds: summary.stats.seconds,
+                inputs: summary.stats.inputs, disagreements: summary.stats.disagreements,
+                signatures: Set(summary.found.map(\.disagreement.signature)),
+                newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending)
+            let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
+            do {
+                try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+                let text = FuzzFindingsReport.markdown(run, findings: try store.differentialFindings(implementation: info.name))
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+                Console.line("findings stored in \(db); report: \(path)")
+            } catch {
+                Console.error("cannot write the report \(path): \(error.localizedDescription)")
+                throw Exit.harness
+            }
+        }
+        if summary.interrupted { throw Exit.interrupted }
+        if summary.harnessFailure != nil { throw Exit.harness }
+        if summary.stats.newSignatures > 0 { throw Exit.failures }
+    }
+
+    /// Restarts before an adapter is given up, unless --max-restarts says otherwise: fuzzing
+    /// crashes adapters on purpose (the foundation adapter traps on every invalid scheme it is
+    /// asked to build with, 1,000 times in 36 s), and a run should end by its time, not by that.
+    static let defaultMaxRestarts = 1_000_000
+
+    static func status(_ stats: DifferentialFuzzer.Stats) -> String {
+        "\(stats.inputs) inputs (\(Int(stats.rate))/s), \(stats.disagreements) disagreements, \(stats.signatures) signatures (\(stats.newSignatures) new)"
+    }
+
+    func printSummary(_ summary: DifferentialFuzzer.Summary, name: String, ending: String?, notes: [String]) {
+        let stats = summary.stats
+        Console.line("\(name): \(stats.inputs) inputs in \(String(format: "%.1f", stats.seconds)) s (\(Int(stats.rate))/s), "
+                     + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
+        for found in summary.found {
+            let id = found.findingID.map { "D\($0)" } ?? "known"
+            let what = found.isNew ? "new" : "seen before"
+            Console.line("  \(id) \(what) x\(found.count): \(Escaping.terminal(found.disagreement.signature))")
+            if found.isNew {
+                Console.line("      minimised: \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
+            }
+        }
+        if let ending { Console.line("ended early: \(Escaping.terminal(ending))") }
+        if !notes.isEmpty { Console.line("adapter notes: \(notes.count) (restarts and their reasons); the last: \(Escaping.terminal(notes.last!))") }
+    }
+
+    /// Long text cut for a terminal line.
+    static func clip(_ text: String, characters limit: Int = 300) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 3)) + "..."
+    }
+}

@@ -1,0 +1,74 @@
+import LinkJSON
+import ResultsStore
+
+/// The Markdown report of a `linkconform fuzz` run: what was fuzzed and how fast, then every
+/// stored finding of the implementation (those seen in this run first), each with its
+/// signature, minimised input and both answers. Every piece of outside text (names, inputs,
+/// answers, messages) goes through ``Escaping``.
+public enum FuzzFindingsReport {
+    /// The run's own figures.
+    public struct Run: Sendable {
+        public var implementation: String
+        public var version: String
+        public var seed: UInt64
+        public var operations: [String]
+        public var seconds: Double
+        public var inputs: Int
+        public var disagreements: Int
+        /// Signatures seen in this run, and those of them the store did not know.
+        public var signatures: Set<String>
+        public var newSignatures: Set<String>
+        /// How the run ended, when not by its time or input limit.
+        public var ending: String?
+
+        public init(implementation: String, version: String, seed: UInt64, operations: [String], seconds: Double, inputs: Int,
+                    disagreements: Int, signatures: Set<String>, newSignatures: Set<String>, ending: String?) {
+            self.implementation = implementation
+            self.version = version
+            self.seed = seed
+            self.operations = operations
+            self.seconds = seconds
+            self.inputs = inputs
+            self.disagreements = disagreements
+            self.signatures = signatures
+            self.newSignatures = newSignatures
+            self.ending = ending
+        }
+    }
+
+    /// `fuzz-<implementation>.md`, from the name's letters and digits.
+    public static func fileName(implementation: String) -> String {
+        let stem = FileNames.dashed(implementation.lowercased().unicodeScalars) { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        return "fuzz-" + (stem.isEmpty ? "adapter" : String(stem.prefix(60))) + ".md"
+    }
+
+    public static func markdown(_ run: Run, findings: [DifferentialFinding]) -> String {
+        var out = "# Differential fuzzing: " + Escaping.markdownInline(run.implementation) + " " + Escaping.markdownInline(run.version) + "\n\n"
+        let rate = run.seconds > 0 ? Int(Double(run.inputs) / run.seconds) : 0
+        out += "- operations: " + run.operations.map(Escaping.markdownCode).joined(separator: ", ") + "\n"
+        out += "- seed \(run.seed), \(String(format: "%.1f", run.seconds)) s, \(run.inputs) inputs (\(rate)/s)\n"
+        out += "- \(run.disagreements) disagreements with the reference, \(run.signatures.count) distinct signatures, \(run.newSignatures.count) new\n"
+        if let ending = run.ending { out += "- ended early: " + Escaping.markdownInline(ending) + "\n" }
+        let seen = findings.filter { run.signatures.contains($0.signature) }
+        let older = findings.filter { !run.signatures.contains($0.signature) }
+        out += "\n| id | status | operation | kind | signature | count | first seen | last seen |\n|---|---|---|---|---|---|---|---|\n"
+        for f in seen + older {
+            let status = run.newSignatures.contains(f.signature) ? "new" : run.signatures.contains(f.signature) ? "seen again" : "not seen this run"
+            out += "| D\(f.id) | \(status)\(f.status == .promoted ? ", promoted" : "") | " + Escaping.markdownCell(f.operation) + " | "
+                + Escaping.markdownCell(f.kind) + " | " + Escaping.markdownCode(f.signature).replacingOccurrences(of: "|", with: "\\|")
+                + " | \(f.count) | " + Escaping.markdownCell(f.firstSeen) + " | " + Escaping.markdownCell(f.lastSeen) + " |\n"
+        }
+        if findings.isEmpty { out += "\nNo findings: the implementation agreed with the reference on every input.\n" }
+        for f in seen {
+            out += "\n## D\(f.id): " + Escaping.markdownInline(f.signature) + "\n\n"
+            out += Escaping.markdownInline(f.message, opensBlock: true) + "\n\n"
+            out += "- minimised input: " + Escaping.markdownJSON(f.minimisedInput) + "\n"
+            out += "- reference: " + Escaping.markdownJSON(f.referenceOutput) + "\n"
+            out += "- " + Escaping.markdownInline(f.implementation) + ": " + Escaping.markdownJSON(f.implementationAnswer) + "\n"
+            if f.input != f.minimisedInput { out += "- first input: " + Escaping.markdownJSON(f.input) + "\n" }
+            if let promoted = f.promotedCase { out += "- promoted to " + Escaping.markdownCode(promoted) + "\n" }
+            else { out += "- make it a corpus case: `linkconform findings promote D\(f.id)`\n" }
+        }
+        return out
+    }
+}

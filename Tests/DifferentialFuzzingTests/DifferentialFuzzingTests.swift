@@ -1,0 +1,279 @@
+import Conformance
+import DifferentialFuzzing
+import Foundation
+import LinkJSON
+import ResultsStore
+import SeededRandom
+import Testing
+
+/// The corpus of the repository, loaded once.
+let repositoryCorpus: Corpus = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return Corpus.load(from: root.appendingPathComponent("Corpus").path)
+}()
+
+func mutator(_ operation: String) throws -> InputMutator {
+    let (_, definition) = try #require(SuiteRegistry.operation(named: operation))
+    return InputMutator(operation: definition, seeds: repositoryCorpus.suites.flatMap(\.cases).filter { $0.operation == operation }.map(\.input))
+}
+
+/// An implementation that answers as the reference does, except where `wrong` says otherwise.
+func fake(_ wrong: @escaping @Sendable (_ operation: String, _ input: JSONValue) -> JSONValue?) -> SwiftImplementation {
+    var handlers: [String: SuiteDefinition.Handler] = [:]
+    for suite in SuiteRegistry.all {
+        for (name, handler) in suite.reference {
+            handlers[name] = { input in
+                if let answer = wrong(name, input) { return answer }
+                return try await handler(input)
+            }
+        }
+    }
+    return SwiftImplementation(info: ImplementationInfo(name: "fake", version: "1", language: "Swift", homepage: "https://example.invalid"),
+                               handlers: handlers)
+}
+
+func temporaryStore() throws -> ResultsStore {
+    try ResultsStore(path: NSTemporaryDirectory() + "differential-\(UUID().uuidString).sqlite")
+}
+
+/// Serialized: these run synchronously on the test's thread, and the full suite has two cores.
+@Suite(.serialized)
+struct MutatorTests {
+    @Test(arguments: ["ulc.parse", "xcallback.callback", "xignqr.pid", "aasa.validate", "aasa.match", "ulc.handle"])
+    func theSameSeedMakesTheSameInputs(operation: String) throws {
+        let m = try mutator(operation)
+        func inputs(_ seed: UInt64) -> [JSONValue?] {
+            var rng = SeededGenerator(seed: seed)
+            return (0..<150).map { _ in m.next(&rng) }
+        }
+        let a = inputs(42), b = inputs(42), c = inputs(43)
+        #expect(a == b)
+        #expect(a != c, "another seed, other inputs")
+        let made = a.compactMap { $0 }
+        #expect(made.count > 100, "most attempts give an input of the operation")
+        // Every input is one the operation reads, and nearly all are new (a mutation may land
+        // on another seed now and then).
+        let (_, definition) = try #require(SuiteRegistry.operation(named: operation))
+        for input in made { #expect((try? definition.prepare(input)) != nil) }
+        #expect(made.filter { m.seeds.contains($0) }.count * 10 < made.count)
+    }
+
+    @Test func everyLinkMutationIsDeterministicAndKeepsUTF8() {
+        let link = Array("https://app.example.com/logout?a=1&ulc-success=https%3A%2F%2Fs.example%2Fok&ulc-error=https%3A%2F%2Fe.example#frag".utf8)
+        let donors = [Array("https://x.example/?x-success=https%3A%2F%2Fd.example&q=%C3%A9".utf8)]
+        for mutation in LinkMutation.allCases {
+            for seed in 0..<20 as Range<UInt64> {
+                var r1 = SeededGenerator(seed: seed), r2 = SeededGenerator(seed: seed)
+                let a = LinkMutator.mutate(link, mutation, donors: donors, rng: &r1)
+                let b = LinkMutator.mutate(link, mutation, donors: donors, rng: &r2)
+                #expect(a == b, "\(mutation)")
+                #expect(a != link, "\(mutation) changes the link")
+                #expect(String(validating: a, as: UTF8.self) != nil, "\(mutation) keeps UTF-8")
+            }
+        }
+    }
+
+    @Test func namedLinkMutationsDoWhatTheySay() {
+        var rng = SeededGenerator(seed: 9)
+        let link = Array("https://a.example/x?ulc-success=https%3A%2F%2Fs.example&b=2".utf8)
+        let doubled = String(decoding: LinkMutator.mutate(link, .doubleEncode, donors: [], rng: &rng), as: UTF8.self)
+        #expect(doubled.contains("%25"))
+        let duplicated = String(decoding: LinkMutator.mutate(link, .duplicateItem, donors: [], rng: &rng), as: UTF8.self)
+        #expect(duplicated.components(separatedBy: "&").count == 3)
+        let big = LinkMutator.mutate(link, .oversize, donors: [], rng: &rng)
+        #expect(big.count >= 300)
+        let nested = String(decoding: LinkMutator.mutate(link, .nestCallback, donors: [], rng: &rng), as: UTF8.self)
+        #expect(nested.count > link.count && nested.hasPrefix("https://a.example/x?"))
+    }
+
+    @Test func jsonMutationsKeepOrBreakTheDocumentDeterministically() {
+        let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example"],"components":[{"/":"/help/*"}]}]}}"#
+        for mutation in JSONMutation.allCases {
+            var r1 = SeededGenerator(seed: 5), r2 = SeededGenerator(seed: 5)
+            let a = JSONTextMutator.mutate(file, mutation, donors: [], rng: &r1)
+            #expect(a == JSONTextMutator.mutate(file, mutation, donors: [], rng: &r2), "\(mutation)")
+            #expect(a != file, "\(mutation) changes the file")
+        }
+    }
+}
+
+struct SignatureTests {
+    func trial(_ link: String, answer: JSONValue) async throws -> Judgement {
+        let probe = try #require(Probe(operation: "ulc.parse", implementation: fake { _, _ in answer }))
+        return try #require(await probe.trial(["link": .string(link)], caseID: "t")).judgement
+    }
+
+    @Test func inputsWithOneCauseShareASignature() async throws {
+        let wrong: JSONValue = ["kind": "ulc"]
+        let a = try await trial("https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example", answer: wrong)
+        let b = try await trial("https://app.example.com/out?x=1&ulc-success=https%3A%2F%2Fs.example&ulc-error=http%3A%2F%2Fe.example%2Fp", answer: wrong)
+        guard case .differs(let da) = a, case .differs(let db) = b else { Issue.record("both disagree: \(a) \(b)"); return }
+        #expect(da.signature == db.signature)
+        #expect(da.signature == "ulc.parse kind [callback-not-https]")
+        #expect(da.codes.contains("callback-not-https"))
+        // Another cause (a fragment, whatever the callbacks), another signature.
+        let c = try await trial("https://app.example.com/logout?ulc-success=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example#x", answer: wrong)
+        guard case .differs(let dc) = c else { Issue.record("disagrees: \(c)"); return }
+        #expect(dc.signature != da.signature)
+        // The reference's own answer agrees.
+        let probe = try #require(Probe(operation: "ulc.parse", implementation: SwiftImplementation.reference))
+        let same = try #require(await probe.trial(["link": "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"], caseID: "t"))
+        #expect(same.judgement == .agrees)
+    }
+
+    @Test func crashesAndMalformedOutputsAreOneSignaturePerOperation() throws {
+        let (_, parse) = try #require(SuiteRegistry.operation(named: "ulc.parse"))
+        let prepared = try parse.prepare(["link": "https://a.example/?ulc-success=x"])
+        let reference = ReferenceExpectation(expect: ["kind": "invalid"], codes: ["ulc-success:callback-not-absolute", "ulc-error:error-missing"])
+        let levels: [String: RequirementLevel] = ["callback-not-absolute": .must, "error-missing": .should]
+        let crash = Judge.judge(.crashed(message: "died"), operation: "ulc.parse", prepared: prepared, reference: reference, levels: levels)
+        let crash2 = Judge.judge(.crashed(message: "died again"), operation: "ulc.parse", prepared: prepared,
+                                 reference: ReferenceExpectation(expect: ["kind": "ulc"]), levels: levels)
+        guard case .differs(let c1) = crash, case .differs(let c2) = crash2 else { Issue.record("crashes differ"); return }
+        #expect(c1.signature == "ulc.parse crashed" && c1.signature == c2.signature)
+        let malformed = Judge.judge(.output(["kind": 3]), operation: "ulc.parse", prepared: prepared, reference: reference, levels: levels)
+        guard case .differs(let m) = malformed else { Issue.record("malformed differs"); return }
+        #expect(m.kind == .malformed && m.signature == "ulc.parse malformed output.kind [callback-not-absolute]")
+        #expect(Judge.judge(.skipped(reason: "no"), operation: "ulc.parse", prepared: prepared, reference: reference, levels: levels) == .skipped)
+    }
+}
+
+struct MinimiserTests {
+    @Test func ddminThroughAFakeImplementationKeepsTheCauseAndDropsTheRest() async throws {
+        // Wrong only on links holding an 'é': minimised, the link keeps it and little else.
+        let implementation = fake { op, input in
+            op == "ulc.parse" && (input["link"]?.stringValue ?? "").contains("é") ? ["kind": "notULC"] : nil
+        }
+        let probe = try #require(Probe(operation: "ulc.parse", implementation: implementation))
+        let link = "https://app.example.com/logout/é/more?x=1&y=2&ulc-success=https%3A%2F%2Fs.example%2Fa%2Fb&ulc-error=https%3A%2F%2Fe.example"
+        let first = try #require(await probe.trial(["link": .string(link)], caseID: "t"))
+        guard case .differs(let d) = first.judgement else { Issue.record("disagrees"); return }
+        let minimiser = Minimiser(maxTrials: 5_000, parallel: 8)
+        let (small, trials) = await minimiser.minimise(first.input) { candidates in
+            var kept: [Bool] = []
+            for c in candidates {
+                guard let t = await probe.trial(c, caseID: "m"), case .differs(let d2) = t.judgement else { kept.append(false); continue }
+                kept.append(d2.signature == d.signature)
+            }
+            return kept
+        }
+        let minimised = try #require(small["link"]?.stringValue)
+        #expect(trials > 0 && trials <= 5_000)
+        #expect(minimised.contains("é") && minimised.contains("ulc-success"))
+        // What the signature needs stays (both callbacks: without ulc-error the reference would
+        // report error-missing, another signature); the rest goes.
+        #expect(minimised.count < link.count * 6 / 10 && !minimised.contains("more") && !minimised.contains("x=1"), "\(minimised)")
+        // Still the same disagreement.
+        let again = try #require(await probe.trial(small, caseID: "t"))
+        guard case .differs(let d3) = again.judgement else { Issue.record("still disagrees"); return }
+        #expect(d3.signature == d.signature)
+    }
+
+    @Test func ddminFindsTheOneItemThatMatters() async {
+        let minimiser = Minimiser(maxTrials: 1_000, parallel: 4)
+        let input: JSONValue = ["list": .array((0..<40).map { .string("item\($0)") }), "text": "abcdefXghij"]
+        let (small, _) = await minimiser.minimise(input) { candidates in
+            candidates.map { c in
+                (c["list"]?.arrayValue ?? []).contains("item17") && (c["text"]?.stringValue ?? "").contains("X")
+            }
+        }
+        #expect(small == ["list": ["item17"], "text": "X"])
+    }
+}
+
+struct StoreTests {
+    func new(_ signature: String, minimised: String) -> DifferentialFinding.New {
+        DifferentialFinding.New(implementation: "impl", implementationVersion: "2", suite: "ulc", operation: "ulc.parse", kind: "differs",
+                                signature: signature, fields: ["kind"], referenceCodes: ["ulc-error:callback-not-https"], message: "kind: expected x",
+                                input: #"{"link":"a\u0000long one"}"#, minimisedInput: minimised, referenceOutput: #"{"kind":"invalid"}"#,
+                                implementationAnswer: #"{"output":{"kind":"ulc"}}"#)
+    }
+
+    @Test func findingsRoundTripAndCountUp() throws {
+        let store = try temporaryStore()
+        let (first, isNew) = try store.recordDifferentialFinding(new("ulc.parse kind [callback-not-https]", minimised: #"{"link":"abc\u0000"}"#))
+        #expect(isNew && first.count == 1 && first.status == .open)
+        #expect(first.input == #"{"link":"a\u0000long one"}"#, "text with NUL kept whole")
+        let (second, isNew2) = try store.recordDifferentialFinding(new("ulc.parse kind [callback-not-https]", minimised: #"{"link":"a"}"#))
+        #expect(!isNew2 && second.id == first.id && second.count == 2 && second.minimisedInput == #"{"link":"a"}"#, "the smaller input is kept")
+        try store.addDifferentialSightings(implementation: "impl", ["ulc.parse kind [callback-not-https]": 40, "unknown": 3])
+        let all = try store.differentialFindings(implementation: "impl")
+        #expect(all.count == 1 && all[0].count == 42)
+        #expect(all[0].referenceCodes == ["ulc-error:callback-not-https"] && all[0].fields == ["kind"])
+        #expect(try store.differentialSignatures(implementation: "impl") == ["ulc.parse kind [callback-not-https]"])
+        try store.markDifferentialFindingPromoted(id: first.id, caseID: "ulc/parse/x")
+        let promoted = try #require(try store.differentialFinding(id: first.id))
+        #expect(promoted.status == .promoted && promoted.promotedCase == "ulc/parse/x")
+        #expect(try store.differentialFindings(implementation: "other").isEmpty)
+    }
+}
+
+@Suite(.serialized)
+struct FuzzerTests {
+    @Test func theReferenceAgreesWithItselfOnEveryOperation() async throws {
+        let operations = SuiteRegistry.all.flatMap(\.operations).map(\.name)
+        let fuzzer = DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: SwiftImplementation.reference,
+                                        info: SwiftImplementation.reference.info, store: nil,
+                                        options: DifferentialFuzzer.Options(seed: 1, maxInputs: 1_000, window: 16))
+        #expect(fuzzer.operations.count == operations.count, "every operation has corpus inputs")
+        let summary = try await fuzzer.run()
+        #expect(summary.stats.inputs > 800)
+        #expect(summary.stats.disagreements == 0, "\(summary.found.map(\.disagreement.signature))")
+    }
+
+    @Test func aFakeThatDisagreesIsFoundMinimisedAndStored() async throws {
+        let store = try temporaryStore()
+        // Takes every x-callback-url for valid, and dies on pids with a '_'.
+        let implementation = fake { op, input in
+            if op == "xcallback.parse" { return ["kind": "xcallback"] }
+            return nil
+        }
+        var options = DifferentialFuzzer.Options(seed: 2, maxInputs: 300, window: 8)
+        options.minimiseTrials = 200
+        let fuzzer = DifferentialFuzzer(corpus: repositoryCorpus, operations: ["xcallback.parse", "ulc.parse"], implementation: implementation,
+                                        info: implementation.info, store: store, options: options)
+        let summary = try await fuzzer.run()
+        #expect(summary.stats.newSignatures > 0)
+        #expect(summary.found.allSatisfy { $0.disagreement.operation == "xcallback.parse" }, "ulc.parse agrees")
+        let stored = try store.differentialFindings(implementation: "fake")
+        #expect(Set(stored.map(\.signature)) == Set(summary.found.map(\.disagreement.signature)))
+        #expect(stored.map(\.count).reduce(0, +) == summary.stats.disagreements, "every sighting is counted")
+        // Known signatures are not new a second time.
+        let again = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: ["xcallback.parse"], implementation: implementation,
+                                                 info: implementation.info, store: store, options: options).run()
+        #expect(again.stats.newSignatures == 0 || again.found.filter(\.isNew).allSatisfy { !stored.map(\.signature).contains($0.disagreement.signature) })
+    }
+}
+
+struct PromotionTests {
+    @Test func aPromotedFindingLintsCleanAndJudgesTheImplementation() async throws {
+        let root = NSTemporaryDirectory() + "promote-\(UUID().uuidString)"
+        try FileManager.default.copyItem(atPath: repositoryCorpus.root, toPath: root)
+        let store = try temporaryStore()
+        let link = "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example"
+        let (finding, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "Naïve Impl", implementationVersion: "1", suite: "ulc", operation: "ulc.parse", kind: "differs",
+            signature: "ulc.parse kind [callback-not-https]", fields: ["kind"], referenceCodes: ["callback-not-https"], message: "m",
+            input: JSONValue.object(JSONObject([.init(key: "link", value: .string(link))])).serialized(),
+            minimisedInput: JSONValue.object(JSONObject([.init(key: "link", value: .string(link))])).serialized(),
+            referenceOutput: "{}", implementationAnswer: #"{"output":{"kind":"ulc"}}"#))
+        let corpus = Corpus.load(from: root)
+        let promotion = try await Promotion.prepare(finding, corpus: corpus)
+        try promotion.write(corpusRoot: root)
+        let after = Corpus.load(from: root)
+        #expect(after.errors.isEmpty, "\(after.errors)")
+        let added = try #require(after.suites.flatMap(\.cases).first { $0.id == promotion.caseID })
+        #expect(added.id == "ulc/parse-callbacks/fuzz-na-ve-impl-d\(finding.id)" || added.id.hasSuffix("fuzz-na-ve-impl-d\(finding.id)"))
+        #expect(added.requirement == "ULC-6" && added.polarity == .violating && added.provenance == .regression)
+        #expect(added.provenanceSource?.contains("D\(finding.id)") == true)
+        // The case fails the implementation's answer and passes the reference's.
+        #expect(!added.prepared.compare(added.expect, ["kind": "ulc"]).isEmpty)
+        let reference = try await SwiftImplementation.reference.run(Request(caseID: added.id, operation: added.operation, input: added.input))
+        guard case .output(let output) = reference else { Issue.record("the reference answers"); return }
+        #expect(added.prepared.compare(added.expect, output).isEmpty)
+        // A second time: refused, the file unchanged.
+        let text = try String(contentsOfFile: promotion.file, encoding: .utf8)
+        #expect(throws: Promotion.Failure.self) { try promotion.write(corpusRoot: root) }
+        #expect(try String(contentsOfFile: promotion.file, encoding: .utf8) == text)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import LinkJSON
+import ResultsStore
+import Testing
+
+/// `linkconform fuzz` and `linkconform findings promote` as a reviewer runs them.
+struct DifferentialFuzzTests {
+    static let adapter = CLI.repository.appendingPathComponent("Tests/LinkConformCLITests/Fixtures/disagreeing_adapter.py").path
+    static let corpus = CLI.repository.appendingPathComponent("Corpus").path
+
+    static func fuzz(_ dir: String, _ extra: [String]) async throws -> CLI.Result {
+        try await CLI.run(["fuzz", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress"] + extra)
+    }
+
+    @Test func fuzzingAnAdapterThatDisagreesStoresMinimisedFindingsAndExitsOne() async throws {
+        let dir = CLI.temporaryDirectory()
+        // A timeout long enough that a loaded machine cannot turn a slow answer into a finding.
+        let first = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--timeout", "120", "--seconds", "60", "--max-inputs", "400",
+                                              "--seed", "7", "--minimise-trials", "300"])
+        #expect(first.status == 1, "new signatures exit 1: \(first.output)")
+        let store = try ResultsStore(path: dir + "/r.sqlite")
+        let findings = try store.differentialFindings(implementation: "disagreeing")
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { $0.operation == "ulc.parse" && $0.signature.hasPrefix("ulc.parse ") })
+        // A finding's minimised input is no larger than its first input and still disagrees.
+        for f in findings { #expect(f.minimisedInput.utf8.count <= f.input.utf8.count, "\(f.signature)") }
+        #expect(findings.contains { $0.kind == "crashed" }, "dying on a double encoding is a finding: \(findings.map(\.signature))")
+        #expect(findings.contains { $0.minimisedInput.utf8.count < $0.input.utf8.count }, "something was minimised")
+        let report = try String(contentsOfFile: dir + "/reports/fuzz-disagreeing.md", encoding: .utf8)
+        #expect(report.contains("D\(findings[0].id)") && report.contains("# Differential fuzzing: disagreeing"))
+        // The same seed and inputs again: every signature is known, so nothing is new.
+        let second = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--timeout", "120", "--seconds", "60", "--max-inputs", "400",
+                                               "--seed", "7", "--minimise-trials", "300"])
+        #expect(second.status == 0, "\(second.output)")
+        let again = try store.differentialFindings(implementation: "disagreeing")
+        #expect(again.count == findings.count)
+        #expect(again.map(\.count).reduce(0, +) > findings.map(\.count).reduce(0, +), "sightings counted up")
+    }
+
+    @Test func theReferenceOverTheProtocolAgreesWithItself() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await Self.fuzz(dir, ["--adapter", "\(CLI.binary) adapter", "--operation", "ulc.parse", "--operation", "aasa.match",
+                                               "--seconds", "30", "--max-inputs", "600", "--seed", "3"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains(" 0 disagreements"), "\(result.stdout)")
+    }
+
+    @Test func anInterruptedFuzzKeepsItsFindingsAndExits130() async throws {
+        let dir = CLI.temporaryDirectory()
+        let process = try CLI.launch(["fuzz", "--corpus", Self.corpus, "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress",
+                                      "--adapter", "python3 \(Self.adapter) slow 2", "--seconds", "600", "--seed", "5", "--minimise-trials", "50"])
+        let deadline = Date().addingTimeInterval(60)
+        var stored = 0
+        while Date() < deadline && process.isRunning {
+            try await Task.sleep(for: .milliseconds(200))
+            stored = (try? ResultsStore(path: dir + "/r.sqlite").differentialFindings().count) ?? 0
+            if stored >= 2 { break }
+        }
+        try #require(stored >= 2, "findings were stored while the run went on")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let findings = try ResultsStore(path: dir + "/r.sqlite").differentialFindings()
+        #expect(findings.count >= stored)
+        #expect(FileManager.default.fileExists(atPath: dir + "/reports/fuzz-disagreeing.md"), "the report is written on an interrupt too")
+    }
+
+    @Test func aPromotedFindingIsALintCleanCaseOfItsSuite() async throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.corpus, toPath: dir + "/Corpus")
+        let fuzzed = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter)", "--seconds", "30", "--max-inputs", "200", "--seed", "11",
+                                               "--minimise-trials", "200"])
+        #expect(fuzzed.status == 1, "\(fuzzed.output)")
+        let store = try ResultsStore(path: dir + "/r.sqlite")
+        let finding = try #require(try store.differentialFindings().first)
+        let promoted = try await CLI.run(["findings", "promote", "D\(finding.id)", "--db", dir + "/r.sqlite", "--corpus", dir + "/Corpus"])
+        #expect(promoted.status == 0, "\(promoted.output)")
+        let lint = try await CLI.run(["corpus", "lint", "--corpus", dir + "/Corpus"])
+        #expect(lint.status == 0 && lint.stdout.contains("0 errors"), "\(lint.output)")
+        let caseID = try #require(try store.differentialFinding(id: finding.id)?.promotedCase)
+        #expect(caseID.hasPrefix("ulc/") && caseID.hasSuffix("-d\(finding.id)"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/Corpus/ulc/cases")
+        let holding = try files.filter { try String(contentsOfFile: dir + "/Corpus/ulc/cases/" + $0, encoding: .utf8).contains("\"\(caseID)\"") }
+        #expect(holding.count == 1)
+        // Promoting it again is refused, and leaves the corpus as it is.
+        let again = try await CLI.run(["findings", "promote", "D\(finding.id)", "--db", dir + "/r.sqlite", "--corpus", dir + "/Corpus"])
+        #expect(again.status == 2 && again.stderr.contains("already has a case"), "\(again.output)")
+        // The libFuzzer subcommands still work beside them.
+        #expect(try await CLI.run(["findings", "--db", dir + "/r.sqlite"]).status == 1, "open differential findings fail the listing")
+    }
+}
