@@ -52,9 +52,10 @@ let package = Package(
         .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"], exclude: ["Targets"]),
         .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"], exclude: ["Targets"]),
         .target(name: "FuzzAASA", dependencies: ["FuzzSupport", "AASA", "LinkRules"], exclude: ["Targets"]),
+        .target(name: "FuzzJSON", dependencies: ["FuzzSupport", "LinkJSON"], exclude: ["Targets"]),
         // The one table of fuzz targets (name, entry, seed operations, dictionary), read by
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
-        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA"]),
+        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA", "FuzzJSON"]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA", "AssetLinks", "MitIDAppSwitch",
                                                    .product(name: "Crypto", package: "swift-crypto")]),
@@ -90,6 +91,7 @@ let package = Package(
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
         .executableTarget(name: "fuzz-aasa", dependencies: ["FuzzSupport", "FuzzAASA"], path: "Sources/FuzzAASA/Targets/fuzz-aasa"),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "FuzzJSON"], path: "Sources/FuzzJSON/Targets/fuzz-json"),
         // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
         .target(name: "BenchSupport"),
         .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession",
