@@ -58,9 +58,10 @@ let package = Package(
         .target(name: "FuzzXCallback", dependencies: ["FuzzSupport", "XCallbackURL", "LinkURL"], exclude: ["Targets"]),
         .target(name: "FuzzXignQR", dependencies: ["FuzzSupport", "XignQR"], exclude: ["Targets"]),
         .target(name: "FuzzAASA", dependencies: ["FuzzSupport", "AASA", "LinkRules"], exclude: ["Targets"]),
+        .target(name: "FuzzJSON", dependencies: ["FuzzSupport", "LinkJSON"], exclude: ["Targets"]),
         // The one table of fuzz targets (name, entry, seed operations, dictionary), read by
         // `linkconform fuzz targets|seeds`, crash attribution, the replay tests and the scripts.
-        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA"]),
+        .target(name: "FuzzTargets", dependencies: ["FuzzSupport", "FuzzULC", "FuzzXCallback", "FuzzXignQR", "FuzzAASA", "FuzzJSON"]),
         // Live checks of a domain (docs/live-checks.md): the platforms' judgement of how each
         // association file is served, pure (DomainCheck), and the HTTPS fetch that records the
         // facts it judges (DomainFetch, AsyncHTTPClient).
@@ -113,6 +114,7 @@ let package = Package(
         .executableTarget(name: "fuzz-xignqr", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-xignqr"),
         .executableTarget(name: "fuzz-pid", dependencies: ["FuzzSupport", "FuzzXignQR"], path: "Sources/FuzzXignQR/Targets/fuzz-pid"),
         .executableTarget(name: "fuzz-aasa", dependencies: ["FuzzSupport", "FuzzAASA"], path: "Sources/FuzzAASA/Targets/fuzz-aasa"),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "FuzzJSON"], path: "Sources/FuzzJSON/Targets/fuzz-json"),
         // Benchmarks: the harness's own (suite, protocol) and one executable per suite, beside it.
         .target(name: "BenchSupport"),
         .executableTarget(name: "linkconform-bench", dependencies: ["BenchSupport", "Conformance", "AdapterHarness", "LinkJSON", "ResultsStore", "RunSession",

@@ -46,9 +46,13 @@ enum AASAInvariants {
             bytes = Array(input)
             url = nil
         }
-        guard let file = checkValidation(bytes, &p) else { return }
+        let diagnostics = AASA.validate(bytes)
+        guard let file = checkValidation(bytes, diagnostics, &p) else { return }
+        // The analysis once per input: validate's rule codes are its findings, and the match
+        // checks ask it which rules never decide.
+        let findings = AASARuleAnalysis.findings(file)
+        checkAnalysis(diagnostics, findings, &p)
         let appIDs = file.appIDs.isEmpty ? [fallbackAppID] : Array(file.appIDs.prefix(2))
-        var findings: [AASARuleAnalysis.Finding]?
         for appID in appIDs {
             let matcher = file.matcher(appID: appID)
             var urls: [String] = url.map { [$0] } ?? []
@@ -66,15 +70,15 @@ enum AASAInvariants {
             }
             for (i, u) in urls.enumerated() {
                 // Reading the file again (AASA.match) costs a parse and a compile: once per input.
-                checkMatch(i == 0 && appID == appIDs[0] ? bytes : nil, file, matcher, url: u, findings: &findings, &p)
+                checkMatch(i == 0 && appID == appIDs[0] ? bytes : nil, file, matcher, url: u, findings: findings, &p)
             }
         }
     }
 
     /// validate and parse: deterministic, in agreement, and every code as the contract lists it.
-    static func checkValidation(_ bytes: [UInt8], _ p: inout Problems) -> AASAFile? {
-        let diagnostics = AASA.validate(bytes)
-        p.check(AASA.validate(bytes) == diagnostics, "validate is deterministic")
+    /// (validate reads the file on its own, so its agreement with parse and with the analysis run
+    /// here compares independent runs: a validate that is not deterministic disagrees.)
+    static func checkValidation(_ bytes: [UInt8], _ diagnostics: [AASADiagnostic], _ p: inout Problems) -> AASAFile? {
         let (file, parsed) = AASAFile.parse(bytes)
         let (again, parsedAgain) = AASAFile.parse(bytes)
         p.check(again == file && parsedAgain == parsed, "parse is deterministic")
@@ -99,9 +103,17 @@ enum AASAInvariants {
         return file
     }
 
+    /// validate's rule analysis codes are the analysis's findings, one per code and rule, in order.
+    static func checkAnalysis(_ diagnostics: [AASADiagnostic], _ findings: [AASARuleAnalysis.Finding], _ p: inout Problems) {
+        var seen = Set<String>()
+        let expected = findings.map { $0.code.rawValue + " " + $0.rule.pointer }.filter { seen.insert($0).inserted }
+        let reported = diagnostics.filter { analysisCodes.contains($0.code) }.map { $0.code.rawValue + " " + $0.pointer }
+        p.check(reported == expected, "validate reports the analysis's findings", "validate: \(reported), analysis: \(expected)")
+    }
+
     /// Every check of one URL; with the file's `bytes`, also `AASA.match` on them.
     static func checkMatch(_ bytes: [UInt8]?, _ file: AASAFile, _ matcher: AASAMatcher, url: String,
-                           findings: inout [AASARuleAnalysis.Finding]?, _ p: inout Problems) {
+                           findings: [AASARuleAnalysis.Finding], _ p: inout Problems) {
         let parts = AASAURLParts.read(url)
         let domain = parts?.host ?? fallbackDomain
         var steps = 0, stepsAgain = 0
@@ -135,8 +147,7 @@ enum AASAInvariants {
             p.check(entry?.appIDs.contains(matcher.appID) == true, "the deciding rule's entry lists the app ID", "\(rule.detail)")
             // A rule the analysis calls duplicate or unreachable never decides.
             if let index, index > 0 {
-                if findings == nil { findings = AASARuleAnalysis.findings(file) }
-                let called = findings!.first { $0.appID == matcher.appID && $0.rule == rule }
+                let called = findings.first { $0.appID == matcher.appID && $0.rule == rule }
                 p.check(called == nil, "a rule the analysis says never decides does not decide",
                         "\(url): \(rule.text) decided, reported \(called?.code.rawValue ?? "") after \(called?.earlier.text ?? "")")
             }

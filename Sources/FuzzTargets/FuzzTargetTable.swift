@@ -1,4 +1,5 @@
 import FuzzAASA
+import FuzzJSON
 import FuzzSupport
 import FuzzULC
 import FuzzXCallback
@@ -78,6 +79,11 @@ public enum FuzzTargetTable {
         // A file, then NUL and a URL (AASAInvariants).
         FuzzTargetEntry(target: .aasa, seeds: [SeedSource("aasa.validate", ["file"]), SeedSource("aasa.match", ["file", "url"], joinedBy: "\u{0}")],
                         modules: ["AASA", "FuzzAASA"], executableSource: "Sources/FuzzAASA/Targets/fuzz-aasa"),
+        // Every JSON text of the corpus inputs: the files the AASA, assetlinks and MitID checks read.
+        FuzzTargetEntry(target: .json, seeds: [SeedSource("aasa.validate", ["file"]), SeedSource("aasa.match", ["file"]),
+                                               SeedSource("assetlinks.validate", ["file"]), SeedSource("assetlinks.match", ["file"]),
+                                               SeedSource("assetlinks.verify", ["file"]), SeedSource("mitid.return", ["aasa", "assetlinks"])],
+                        modules: ["LinkJSON", "FuzzJSON"], executableSource: "Sources/FuzzJSON/Targets/fuzz-json"),
     ]
 
     public static func entry(named name: String) -> FuzzTargetEntry? {

@@ -74,7 +74,10 @@ private struct Reader {
     let recording: Bool
     var index = 0
     var depth = 0
-    var path: [String] = []
+    /// The JSON Pointer of the value being read, as UTF-8 (its tokens escaped once, when
+    /// entered), and where each enclosing value's pointer ends in it.
+    var pointer: [UInt8] = []
+    var pointerEnds: [Int] = []
     var locations = JSONLocations()
     var lineStarts: [Int] = [0]
 
@@ -126,9 +129,18 @@ private struct Reader {
 
     mutating func record() {
         guard recording else { return }
-        var pointer = ""
-        for token in path { pointer += "/" + jsonPointerToken(token) }
-        locations.offsets[pointer] = index
+        locations.offsets[String(decoding: pointer, as: UTF8.self)] = index
+    }
+
+    /// Steps into the member or element `token` (unescaped).
+    mutating func enterPointer(_ token: String) {
+        pointerEnds.append(pointer.count)
+        pointer.append(UInt8(ascii: "/"))
+        pointer.append(contentsOf: jsonPointerToken(token).utf8)
+    }
+
+    mutating func leavePointer() {
+        pointer.removeSubrange(pointerEnds.removeLast()...)
     }
 
     mutating func parseValue() throws(JSONError) -> JSONValue {
@@ -196,9 +208,9 @@ private struct Reader {
             }
             index += 1
             skipWhitespace()
-            if recording { path.append(key) }
+            if recording { enterPointer(key) }
             let value = try parseValue()
-            if recording { path.removeLast() }
+            if recording { leavePointer() }
             if options.allowDuplicateKeys { object[key] = value } else { object.append(key, value) }
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input in an object") }
@@ -222,9 +234,9 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
-            if recording { path.append(String(elements.count)) }
+            if recording { enterPointer(String(elements.count)) }
             elements.append(try parseValue())
-            if recording { path.removeLast() }
+            if recording { leavePointer() }
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
