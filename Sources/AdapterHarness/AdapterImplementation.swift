@@ -174,7 +174,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     private func sendToRunningProcess(_ request: Request) async -> AdapterAttempt {
         await withCheckedContinuation { (c: CheckedContinuation<AdapterAttempt, Never>) in
             lock.lock()
-            guard let child = supervision.process, supervision.gaveUp == nil, !supervision.stopped else {
+            guard let child = supervision.readyProcess, supervision.gaveUp == nil, !supervision.stopped else {
                 lock.unlock()
                 c.resume(returning: .retry)
                 return

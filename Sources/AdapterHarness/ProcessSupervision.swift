@@ -49,6 +49,9 @@ struct ProcessSupervision {
         self.maxRestarts = maxRestarts
     }
 
+    /// The process requests may be written to: adopted and past its handshake.
+    var readyProcess: AdapterProcess? { starting ? nil : process }
+
     /// Whether an event of process `generation` still matters (not replaced, not stopped).
     func isCurrent(_ generation: Int) -> Bool {
         generation == self.generation && process != nil && !stopped
@@ -84,8 +87,11 @@ struct ProcessSupervision {
     mutating func nextStep() -> Step {
         if let gaveUp { return .fail(gaveUp) }
         if stopped { return .fail("the run was stopped") }
-        if process != nil { return .ready }
+        // A process adopted but still shaking hands is not ready: a request written to it
+        // before its answer to start could crash it, and the crash would read as a failed
+        // start (a restart failure, and the adapter given up).
         if starting { return .wait }
+        if process != nil { return .ready }
         if launches > maxRestarts {
             let why = "given up after \(maxRestarts) restart\(maxRestarts == 1 ? "" : "s")" + (notes.last.map { "; last: " + AdapterImplementation.clip($0, characters: 300) } ?? "")
             gaveUp = why

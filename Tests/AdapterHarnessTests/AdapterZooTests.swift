@@ -328,3 +328,30 @@ struct AdapterEvidenceTests {
         await a.stop()
     }
 }
+
+extension AdapterZooTests {
+    /// A restarted process gets no case before it has answered start: a case written during the
+    /// handshake could kill it there, and that death would read as a failed restart (the
+    /// adapter given up, every later case not run) instead of a crash pinned on the case.
+    @Test func casesWaitForTheHandshakeOfARestartedProcess() async throws {
+        let a = adapter("peek-start", timeout: .seconds(20), window: 8, maxRestarts: 10)
+        _ = try await a.start()
+        guard case .crashed = await a.run(request("bad-1")) else {
+            Issue.record("the first bad case should crash the adapter")
+            await a.stop()
+            return
+        }
+        // The restart is launched by a good case; while it shakes hands (300 ms), a bad one and
+        // more good ones arrive.
+        let launcher = Task { await a.run(self.request("ok-0")) }
+        try await Task.sleep(for: .milliseconds(100))
+        let answers = await runAll(a, ["bad-2", "ok-1", "ok-2", "ok-3"])
+        #expect(await launcher.value == .output(["echo": "ok-0"]))
+        if case .crashed = answers["bad-2"] {} else { Issue.record("bad-2: \(String(describing: answers["bad-2"]))") }
+        for id in ["ok-1", "ok-2", "ok-3"] {
+            #expect(answers[id] == .output(["echo": .string(id)]), "\(id): \(String(describing: answers[id])); notes: \(a.notes)")
+        }
+        #expect(!a.notes.contains { $0.contains("during start") }, "\(a.notes)")
+        await a.stop()
+    }
+}

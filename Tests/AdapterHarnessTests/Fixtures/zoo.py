@@ -28,6 +28,43 @@ if mode == "exit-during-start":
     sys.stderr.write("cannot load my configuration\n")
     sys.exit(3)
 
+if mode == "peek-start":
+    # Reads ahead while it starts (300 ms), as an adapter with a reader thread does: a "bad"
+    # case already written to it by then kills it before it answers start. After start, a
+    # "bad" case kills it too; other cases are echoed.
+    import select
+    buffered = b""
+    def lines():
+        global buffered
+        while True:
+            while b"\n" not in buffered:
+                chunk = os.read(0, 65536)
+                if not chunk:
+                    return
+                buffered += chunk
+            line, buffered = buffered.split(b"\n", 1)
+            yield line
+    for line in lines():
+        msg = json.loads(line)
+        if msg.get("cmd") == "start":
+            time.sleep(0.3)
+            while select.select([0], [], [], 0)[0]:
+                chunk = os.read(0, 65536)
+                if not chunk:
+                    break
+                buffered += chunk
+            if b'"bad' in buffered:
+                os._exit(5)
+            send({"version": 1, "implementation": {"name": "zoo-peek-start", "version": "0", "language": "Python",
+                                                  "homepage": "https://example.invalid"}, "operations": ["ulc.parse"]})
+        elif msg.get("cmd") == "stop":
+            break
+        elif "bad" in msg["case"]:
+            os._exit(5)
+        else:
+            send({"seq": msg["seq"], "output": {"echo": msg["case"]}})
+    sys.exit(0)
+
 held = []
 answered = 0
 for line in sys.stdin:
