@@ -16,9 +16,11 @@ public enum AASA {
     }
 
     /// `aasa.match` in one call: parses, compiles the app's rules and matches one URL. A file
-    /// that cannot be read, or whose `applinks` cannot, gives `no_match`.
+    /// that cannot be read, or whose `applinks` cannot, gives `no_match`. For one URL the rules
+    /// are tried one by one: the tables a matcher shares between rules cost more to build than
+    /// they save on a single URL (``AASAFile/matcher(appID:)`` is for many).
     public static func match(_ bytes: [UInt8], domain: String, appID: String, url: String) -> AASAMatchResult {
         guard let file = AASAFile.parse(bytes).0 else { return .noMatch }
-        return file.matcher(appID: appID).match(url: url, domain: domain)
+        return AASAMatcher.matchRuleByRule(file.compiledRules(appID: appID), url: url, domain: domain)
     }
 }

@@ -172,29 +172,42 @@ public enum AASAMatchKind: String, Sendable, Hashable, CaseIterable {
 /// The answer of ``AASAMatcher/match(url:domain:)``: the kind, and for `match` and `exclude`
 /// the deciding rule: its entry (index, or app ID key in the dictionary form), its index in
 /// `components` (or legacy `paths`) and its text.
+///
+/// The deciding rule is held in one shared object made when compiling, so that handing an
+/// answer out is one reference, not the dozen strings of a rule.
 public struct AASAMatchResult: Sendable, Hashable {
     public let kind: AASAMatchKind
-    public let detail: AASADetailKey?
-    public let component: Int?
-    public let pattern: String?
-    public let rule: AASARule?
+    private let decided: Decided?
 
-    public static let noMatch = AASAMatchResult(kind: .noMatch, detail: nil, component: nil, pattern: nil, rule: nil)
+    public var detail: AASADetailKey? { decided?.rule.detail }
+    public var component: Int? { decided?.rule.origin.index }
+    public var pattern: String? { decided?.pattern }
+    public var rule: AASARule? { decided?.rule }
+
+    /// The deciding rule and its text, computed once.
+    final class Decided: Sendable, Hashable {
+        let rule: AASARule
+        let pattern: String
+
+        init(_ rule: AASARule) {
+            self.rule = rule
+            pattern = rule.text
+        }
+
+        static func == (a: Decided, b: Decided) -> Bool { a === b || a.rule == b.rule }
+        func hash(into hasher: inout Hasher) { hasher.combine(rule) }
+    }
+
+    public static let noMatch = AASAMatchResult(kind: .noMatch, decided: nil)
 
     init(deciding rule: AASARule) {
         kind = rule.matchKind
-        detail = rule.detail
-        component = rule.origin.index
-        pattern = rule.text
-        self.rule = rule
+        decided = Decided(rule)
     }
 
-    init(kind: AASAMatchKind, detail: AASADetailKey?, component: Int?, pattern: String?, rule: AASARule?) {
+    private init(kind: AASAMatchKind, decided: Decided?) {
         self.kind = kind
-        self.detail = detail
-        self.component = component
-        self.pattern = pattern
-        self.rule = rule
+        self.decided = decided
     }
 }
 
@@ -266,13 +279,19 @@ public struct AASAMatcher: Sendable {
     /// with its own automata. The same answer by another road (tests and fuzzing hold the two
     /// against each other).
     public func matchRuleByRule(url: String, domain: String) -> AASAMatchResult {
+        Self.matchRuleByRule(rules, url: url, domain: domain)
+    }
+
+    /// `rules` tried in turn for one URL: what a single match needs, without the shared tables
+    /// (which pay off only over many URLs; see ``AASA/match(_:domain:appID:url:)``).
+    static func matchRuleByRule(_ rules: [AASACompiledRule], url: String, domain: String) -> AASAMatchResult {
         guard let parts = AASAURLParts.read(url), parts.problem(domain: domain) == nil else { return .noMatch }
         var input = AASAInput(url: parts)
         var steps = 0
         // By index: binding each compiled rule to a name would copy it, with every automaton and
         // table it holds retained and released, for each rule tried.
         for i in rules.indices where rules[i].decides(&input, steps: &steps) {
-            return program.results[i]
+            return AASAMatchResult(deciding: rules[i].rule)
         }
         return .noMatch
     }
