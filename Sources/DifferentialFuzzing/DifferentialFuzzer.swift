@@ -272,7 +272,9 @@ public final class DifferentialFuzzer: Sendable {
         let probe = probes.first { $0.operation.name == d.operation }!
         var minimised = trial
         var trials = 0
-        let budget = d.kind == .timedOut ? 0 : d.kind == .crashed ? options.crashTrials : options.minimiseTrials
+        // A crash or a protocol error replaces the adapter's process on every trial that
+        // reproduces it: such a signature gets the small budget of a crash.
+        let budget = d.kind == .timedOut ? 0 : d.kind == .crashed || d.kind == .protocolError ? options.crashTrials : options.minimiseTrials
         if budget > 0 {
             let (small, used) = await minimise(trial.input, signature: d.signature, probe: probe, budget: budget, stop: stop)
             trials = used
