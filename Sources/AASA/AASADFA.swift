@@ -21,7 +21,8 @@
 ///     AASADFA.Member(automaton: AASAPatternCompiler.compile($0, as: .path, options: .init()), caseSensitive: true)
 /// }
 /// let both = AASADFA(members, reading: .bytes, budget: 512)!
-/// Array("/buy/1".utf8).withUnsafeBufferPointer { both.accepted(both.run($0, 0..<$0.count)) }   // [0]
+/// var steps = 0
+/// Array("/buy/1".utf8).withUnsafeBufferPointer { both.accepted(both.run($0, 0..<$0.count, steps: &steps)) }   // [0]
 /// ```
 ///
 /// A class, not a struct: the matcher reaches it once per rule tried, and a reference is one
@@ -190,11 +191,6 @@ public final class AASADFA: Sendable {
         return state
     }
 
-    public func run(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int32 {
-        var steps = 0
-        return run(bytes, range, steps: &steps)
-    }
-
     /// The members accepting in `state` (none for -1), in member order.
     @inline(__always)
     public func accepted(_ state: Int32) -> ArraySlice<Int32> {
@@ -257,12 +253,7 @@ public final class AASADFA: Sendable {
 
         /// The characters a member reading `byte` compares.
         static func characters(_ byte: UInt8, caseSensitive: Bool) -> [UInt32] {
-            let fold: (UInt8) -> UInt32 = { c in
-                UInt32(!caseSensitive && c >= 0x41 && c <= 0x5A ? c + 0x20 : c)
-            }
-            if byte < 0x80 { return [fold(byte)] }
-            let hex = AASAPercentEscape.upperHex
-            return [0x25, fold(hex[Int(byte >> 4)]), fold(hex[Int(byte & 0xF)])]
+            AASAInputText.characters(CollectionOfOne(byte), AASACompareOptions(caseSensitive: caseSensitive, percentEncoded: true))
         }
 
         /// The states reached from `set`, each member reading a byte its own way: as

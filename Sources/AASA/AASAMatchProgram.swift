@@ -165,10 +165,11 @@ struct AASAMatchProgram: Sendable {
             var lo = scan.path.lowerBound, hi = scan.path.upperBound
             while lo < hi && b[lo] == 0x2F { lo += 1 }
             while hi > lo && b[hi - 1] == 0x2F { hi -= 1 }
+            // The components as the rules tried by their own automata read them, made on first use.
             var input: AASAInput?
-            func parts() -> AASAInput {
+            func withParts<R>(_ body: (inout AASAInput) -> R) -> R {
                 if input == nil { input = AASAInput(url: AASAURLParts(scan, b)) }
-                return input!
+                return body(&input!)
             }
             // One bit per rule: its path matched (or it is tried whole).
             let words = (ruleCount + 63) / 64
@@ -181,10 +182,8 @@ struct AASAMatchProgram: Sendable {
                     case .pathBytes:
                         state = table.dfa.run(b, lo..<hi, steps: &steps)
                     case .decodedPath(let caseSensitive):
-                        var p = parts()
-                        state = table.dfa.run(p.view(AASACompareOptions(caseSensitive: caseSensitive, percentEncoded: false)).path,
-                                              steps: &steps)
-                        input = p
+                        let path = withParts { $0.view(AASACompareOptions(caseSensitive: caseSensitive, percentEncoded: false)).path }
+                        state = table.dfa.run(path, steps: &steps)
                     }
                     for member in table.dfa.accepted(state) { mark(table.rules[Int(member)]) }
                 }
@@ -200,10 +199,7 @@ struct AASAMatchProgram: Sendable {
                         case .bytes(let query, let fragment):
                             if restMatches(query, fragment, b, scan, steps: &steps) { return results[r] }
                         case .ruleByRule:
-                            var p = parts()
-                            let decided = compiled[r].decides(&p, steps: &steps)
-                            input = p
-                            if decided { return results[r] }
+                            if withParts({ compiled[r].decides(&$0, steps: &steps) }) { return results[r] }
                         }
                     }
                 }
