@@ -5,6 +5,33 @@ struct XCallbackParser {
 
     let url: LinkURL
     var violations: [XCallbackViolation] = []
+    /// What the action-parameter checks found beyond what they list (``listedPerCode``).
+    var actionFindings = ActionFindings()
+
+    /// The action-parameter checks (reserved prefix, raw `+`) are the only ones that can fire
+    /// once per parameter, and a 64 KiB link holds ten thousand parameters: listed in full,
+    /// their violations made a 3 MB answer, past the adapter protocol's 1 MiB line. So a key
+    /// (code and parameter) is listed once, and each of these codes lists its first
+    /// `listedPerCode` parameters; the rest are counted, and the last one listed says how many.
+    static let listedPerCode = 32
+
+    struct ActionFindings {
+        var keys: Set<String> = []
+        var listed: [XCallbackViolation.Code: Int] = [:]
+        var omitted: [XCallbackViolation.Code: Int] = [:]
+
+        /// Whether a finding of `code` for `parameter` is listed: a key already listed is not
+        /// listed again; a new one past the cap is counted as omitted.
+        mutating func admits(_ code: XCallbackViolation.Code, _ parameter: String) -> Bool {
+            guard keys.insert(parameter + ":" + code.rawValue).inserted else { return false }
+            guard listed[code, default: 0] < XCallbackParser.listedPerCode else {
+                omitted[code, default: 0] += 1
+                return false
+            }
+            listed[code, default: 0] += 1
+            return true
+        }
+    }
 
     init(url: LinkURL) { self.url = url }
 
@@ -46,6 +73,7 @@ struct XCallbackParser {
                 }
             }
         }
+        noteOmittedActionFindings()
         let source = found[.source]
         if case .repeated(let second, let count) = source.reading { duplicated(.source, second: second, count: count) }
         if let item = source.single, let value = item.value {
@@ -162,11 +190,28 @@ struct XCallbackParser {
         }
         if reserved {
             let decoded = XCallback.decodedText(b, name)
+            guard actionFindings.admits(.parameterReservedPrefix, decoded) else { return plusCheckOfAction(item, b) }
             violations.append(XCallbackViolation(.parameterReservedPrefix, parameter: decoded, offset: name.lowerBound,
                 message: "the action parameter '\(CallbackInspection.shortened(decoded))' uses the x- prefix, which the specification keeps for its own parameters"))
         }
+        plusCheckOfAction(item, b)
+    }
+
+    /// The raw `+` check of an action parameter's value, within the listing cap.
+    mutating func plusCheckOfAction(_ item: QueryItem, _ b: UnsafeBufferPointer<UInt8>) {
         if let value = item.value, ByteSearch.first(UInt8(ascii: "+"), in: b, from: value.lowerBound, to: value.upperBound) < value.upperBound {
-            plusCheck(value, parameter: XCallback.decodedText(b, name), code: .valuePlus)
+            let parameter = XCallback.decodedText(b, item.name)
+            if actionFindings.admits(.valuePlus, parameter) { plusCheck(value, parameter: parameter, code: .valuePlus) }
+        }
+    }
+
+    /// Says, in the last violation listed of each capped code, how many more parameters had it.
+    mutating func noteOmittedActionFindings() {
+        for (code, count) in actionFindings.omitted {
+            guard let last = violations.lastIndex(where: { $0.code == code }) else { continue }
+            let v = violations[last]
+            violations[last] = XCallbackViolation(code, parameter: v.parameter, offset: v.offset,
+                message: v.message + " (and \(count) more action parameter\(count == 1 ? "" : "s") with the same problem, not listed: each problem lists its first \(Self.listedPerCode))")
         }
     }
 

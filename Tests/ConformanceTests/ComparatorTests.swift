@@ -1,3 +1,4 @@
+import Foundation
 import LinkJSON
 import Testing
 @testable import Conformance
@@ -69,6 +70,25 @@ struct ComparatorTests {
         #expect(SuiteRegistry.all.flatMap(\.operations).count >= 8)
         for suite in SuiteRegistry.all {
             for op in suite.operations { #expect(suite.reference[op.name] != nil, "\(op.name)") }
+        }
+    }
+
+    /// The reference's answers to the largest hostile x-callback links (64 KiB of parameters)
+    /// fit the adapter protocol's 1 MiB line, so the reference never disagrees with itself
+    /// over the protocol (found by differential fuzzing: listing every violation made 3 MB).
+    @Test func theReferencesLargestXCallbackAnswersFitOneProtocolLine() async throws {
+        let handler = try #require(XCallbackSuite.definition.reference["xcallback.parse"])
+        let base = "myapp://x-callback-url/act?x-success=https%3A%2F%2Fa.example&"
+        for item in ["a=1+1", "x-%d=+", "%d=+", "a", "%01=%01"] {
+            var url = base
+            var n = 0
+            while url.utf8.count < 65_400 {
+                url += (n == 0 ? "" : "&") + item.replacingOccurrences(of: "%d", with: String(n, radix: 16))
+                n += 1
+            }
+            var line: [UInt8] = []
+            JSONSerializer.write(try await handler(["url": .string(url)]), to: &line)
+            #expect(line.count < 1 << 20, "\(item): \(line.count) bytes")
         }
     }
 }

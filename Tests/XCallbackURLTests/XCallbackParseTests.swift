@@ -229,4 +229,24 @@ struct FragmentReadingTests {
     @Test func noFragmentNoReading() {
         #expect(FragmentReading(LinkURL(parsing: "s://x-callback-url/a?x-success=b%3A%2F%2Fc"), parameters: []) == nil)
     }
+
+    /// Ten thousand action parameters with a raw '+' (and, in the second link, the x- prefix):
+    /// a key is listed once, each code lists its first 32 parameters and the last one listed
+    /// counts the rest; every parameter is still read.
+    @Test func perParameterViolationsAreListedWithinABound() {
+        let base = "myapp://x-callback-url/act?x-success=https%3A%2F%2Fa.example&"
+        let same = XCallback.parse(base + Array(repeating: "a=1+1", count: 10_000).joined(separator: "&"))
+        #expect(same.violationKeys == ["a:value-plus"])
+        #expect(same.parameters.count == 10_000)
+        let distinct = XCallback.parse(base + (0..<6_000).map { "x-\($0)=+" }.joined(separator: "&"))
+        let byCode = Dictionary(grouping: distinct.violations, by: \.code)
+        #expect(byCode[.parameterReservedPrefix]?.count == XCallbackParser.listedPerCode)
+        #expect(byCode[.valuePlus]?.count == XCallbackParser.listedPerCode)
+        #expect(byCode[.valuePlus]?.last?.message.contains("and 5968 more action parameters") == true)
+        #expect(byCode[.valuePlus]?.first?.message.contains("more action parameters") == false)
+        #expect(distinct.parameters.count == 6_000)
+        // Below the cap nothing is omitted or reworded.
+        let few = XCallback.parse(base + (0..<32).map { "p\($0)=+" }.joined(separator: "&"))
+        #expect(few.violations.count == 32 && !few.violations.contains { $0.message.contains("more action parameters") })
+    }
 }
