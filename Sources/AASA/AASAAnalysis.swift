@@ -11,6 +11,10 @@ import LinkJSON
 public enum AASARuleAnalysis {
     /// Pairs of rules compared per file at most; further pairs are not examined.
     public static let pairBudget = 200_000
+    /// What deciding inclusions may cost per file in all (``AASAAutomaton/includes(_:budget:work:)``):
+    /// a hostile file of hundreds of rules that all start with `$(lang)` otherwise had every
+    /// pair explore its 20,000 pairs of states (minutes); past it, nothing more is reported.
+    public static let workBudget = 2_000_000
 
     /// What the analysis found about one rule of one app.
     public struct Finding: Sendable, Hashable {
@@ -26,14 +30,21 @@ public enum AASARuleAnalysis {
     public static func findings(_ file: AASAFile) -> [Finding] {
         var out: [Finding] = []
         var budget = pairBudget
+        var work = 0
+        // Apps listed by the same entries have the same rules: compiled once for all of them
+        // (one entry may list a thousand app IDs).
+        var factsByEntries: [[Int]: [RuleFacts]] = [:]
+        let details = file.applinks?.details ?? []
         for appID in file.appIDs {
-            let facts = file.compiledRules(appID: appID).map(RuleFacts.init)
+            let entries = details.indices.filter { details[$0].appIDs.contains(appID) }
+            let facts = factsByEntries[entries] ?? file.compiledRules(appID: appID).map { RuleFacts($0, work: &work) }
+            factsByEntries[entries] = facts
             for j in facts.indices {
                 let later = facts[j].compiled.rule
                 var found: Finding?
                 for i in 0..<j where found == nil {
                     budget -= 1
-                    if budget < 0 { return out }
+                    if budget < 0 || work > workBudget { return out }
                     if facts[i].normalizedPath == facts[j].normalizedPath && facts[i].compiled.rule.sameSettings(as: later) {
                         found = Finding(code: .ruleDuplicate, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                     }
@@ -45,7 +56,7 @@ public enum AASARuleAnalysis {
                     }
                 }
                 if found == nil && !facts[j].isEmpty {
-                    for i in 0..<j where facts[i].covers(facts[j]) {
+                    for i in 0..<j where work <= workBudget && facts[i].covers(facts[j], work: &work) {
                         found = Finding(code: .ruleUnreachable, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                         break
                     }
@@ -59,6 +70,17 @@ public enum AASARuleAnalysis {
     static func diagnostics(_ file: AASAFile, locations: JSONLocations) -> [AASADiagnostic] {
         var seen = Set<String>()
         var out: [AASADiagnostic] = []
+        let over = file.rulesOverCompileBudget()
+        if let applinks = file.applinks, !over.isEmpty {
+            for detail in applinks.details {
+                for rule in file.rules(of: detail, in: applinks) where over.contains(AASARuleID(rule)) {
+                    let (line, column) = locations.nearestLocation(of: rule.pointer)
+                    let states = AASACompiledRule.states(rule, variables: applinks.variables)
+                    out.append(AASADiagnostic(.patternTooComplex, pointer: rule.pointer, line: line, column: column,
+                        message: "\(rule.place) would compile to \(states) automaton states, more than the file has left of its budget of \(AASAFile.compileBudget): it is not compiled and matches no URL"))
+                }
+            }
+        }
         for f in findings(file) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
             let (line, column) = locations.nearestLocation(of: f.rule.pointer)
             let earlier = f.earlier.place
@@ -89,10 +111,10 @@ public enum AASARuleAnalysis {
 
         static let anyPath = AASAPatternCompiler.compile("/*", as: .path, options: .init())
 
-        init(_ compiled: AASACompiledRule) {
+        init(_ compiled: AASACompiledRule, work: inout Int) {
             self.compiled = compiled
             normalizedPath = compiled.rule.normalizedPath
-            pathUniversal = compiled.path.includes(Self.anyPath) == true
+            pathUniversal = compiled.path.includes(Self.anyPath, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true
             fragmentUniversal = compiled.fragment.isUniversal
             switch compiled.query {
             case .ignored: queryUniversal = true
@@ -112,28 +134,28 @@ public enum AASARuleAnalysis {
         var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
 
         /// Whether this (earlier) rule matches every URL `later` matches.
-        func covers(_ later: RuleFacts) -> Bool {
+        func covers(_ later: RuleFacts, work: inout Int) -> Bool {
             let sameOptions = compiled.rule.options == later.compiled.rule.options
             if !pathUniversal {
                 guard sameOptions else { return false }
                 let (a, b) = (pathPrefix, later.pathPrefix)
                 if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
-                guard compiled.path.includes(later.compiled.path) == true else { return false }
+                guard compiled.path.includes(later.compiled.path, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
             }
             if !fragmentUniversal {
-                guard sameOptions, compiled.fragment.includes(later.compiled.fragment) == true else { return false }
+                guard sameOptions, compiled.fragment.includes(later.compiled.fragment, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
             }
             if !queryUniversal {
                 guard sameOptions else { return false }
                 switch (compiled.query, later.compiled.query) {
                 case (.whole(let a), .whole(let b)):
-                    guard a.includes(b) == true else { return false }
+                    guard a.includes(b, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
                 case (.items(let mine), .items(let theirs)):
                     // Every item this rule names must be named by `later` with a pattern whose
                     // values (and the empty value of an absent item) this rule accepts.
                     for item in mine {
                         guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
-                              item.value.includes(other.value) == true else { return false }
+                              item.value.includes(other.value, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
                     }
                 default:
                     return false

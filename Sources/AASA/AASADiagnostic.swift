@@ -43,6 +43,7 @@ public enum AASADiagnosticCode: String, RuleCode {
     case excludeAfterCatchAll = "exclude-after-catch-all"
     case serviceWrongType = "service-wrong-type"
     case unknownService = "unknown-service"
+    case patternTooComplex = "pattern-too-complex"
 
     public var requirement: String {
         switch self {
@@ -66,6 +67,7 @@ public enum AASADiagnosticCode: String, RuleCode {
         case .ruleUnreachable, .ruleDuplicate, .excludeAfterCatchAll: "AASA-17"
         case .serviceWrongType: "AASA-18"
         case .unknownService: "AASA-19"
+        case .patternTooComplex: "AASA-37"
         }
     }
 
@@ -73,7 +75,7 @@ public enum AASADiagnosticCode: String, RuleCode {
         switch self {
         case .noApplinks, .appIDPrefixUnusual, .unknownService: .info
         case .detailsDictionary, .queryDictionaryNonString, .componentUnknownKey, .pathsWithComponents,
-             .patternUnicodeEncoded, .ruleUnreachable, .ruleDuplicate, .excludeAfterCatchAll: .should
+             .patternUnicodeEncoded, .ruleUnreachable, .ruleDuplicate, .excludeAfterCatchAll, .patternTooComplex: .should
         default: .must
         }
     }

@@ -27,29 +27,58 @@ public struct AASACompiledRule: Sendable {
     let wholeQueryMatcher: AASAPatternMatcher?
     let fragmentMatcher: AASAPatternMatcher
 
+    /// Whether the rule's patterns were compiled. A rule whose patterns would take more states
+    /// than its file's compile budget had left (``AASAFile/compileBudget``) is not: it matches
+    /// no URL, and validating reports it as `pattern-too-complex`.
+    public let isCompiled: Bool
+
     public init(_ rule: AASARule, variables: [String: [String]]) {
+        self.init(rule, variables: variables, compile: true)
+    }
+
+    init(_ rule: AASARule, variables: [String: [String]], compile: Bool) {
         self.rule = rule
+        isCompiled = compile
         let options = rule.options
         // Legacy paths know `*` and `?` only (decided: variables came with components).
         let vars = rule.isLegacy ? [:] : variables
-        path = AASAPatternCompiler.compile(rule.path, as: .path, options: options, variables: vars)
-        fragment = AASAPatternCompiler.compile(rule.fragment, as: .other, options: options, variables: vars)
+        func automaton(_ pattern: String, _ kind: AASAPatternCompiler.Kind) -> AASAAutomaton {
+            compile ? AASAPatternCompiler.compile(pattern, as: kind, options: options, variables: vars) : .empty
+        }
+        path = automaton(rule.path, .path)
+        fragment = automaton(rule.fragment, .other)
         switch rule.query {
         case .string(let s):
-            query = .whole(AASAPatternCompiler.compile(s, as: .other, options: options, variables: vars))
+            query = .whole(automaton(s, .other))
         case .ignored:
             query = .ignored
         case .dictionary(let items):
             query = .items(items.map { item in
                 var name: [UInt32] = []
                 for c in item.name.unicodeScalars { options.fold(c.value, into: &name) }
-                let value = AASAPatternCompiler.compile(item.pattern, as: .other, options: options, variables: vars)
+                let value = automaton(item.pattern, .other)
                 return QueryItem(name: item.name, comparedName: name, value: value, valueMatcher: AASAPatternMatcher(value))
             })
         }
         pathMatcher = AASAPatternMatcher(path)
         fragmentMatcher = AASAPatternMatcher(fragment)
         if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a) } else { wholeQueryMatcher = nil }
+    }
+
+    /// The states compiling `rule` takes (``AASAPatternCompiler/stateCount(_:)`` of each of its
+    /// patterns), counted without compiling it.
+    static func states(_ rule: AASARule, variables: [String: [String]]) -> Int {
+        let options = rule.options, vars = rule.isLegacy ? [:] : variables
+        func count(_ pattern: String, _ kind: AASAPatternCompiler.Kind) -> Int {
+            AASAPatternCompiler.stateCount(AASAPatternCompiler.tokens(pattern, as: kind, options: options, variables: vars))
+        }
+        var n = count(rule.path, .path) + count(rule.fragment, .other)
+        switch rule.query {
+        case .string(let s): n += count(s, .other)
+        case .ignored: break
+        case .dictionary(let items): n += items.reduce(0) { $0 + count($1.pattern, .other) }
+        }
+        return n
     }
 
     /// States of all the rule's automata: with the input's length, what bounds the steps of
@@ -323,9 +352,46 @@ extension AASAFile {
     public func matcher(appID: String) -> AASAMatcher { AASAMatcher(file: self, appID: appID) }
 
     /// Each of the app's rules compiled on its own, without the shared tables of a matcher:
-    /// what the rule analysis reads.
+    /// what the rule analysis reads. A rule over the compile budget is left uncompiled.
     public func compiledRules(appID: String) -> [AASACompiledRule] {
         let variables = applinks?.variables ?? [:]
-        return rules(for: appID).map { AASACompiledRule($0, variables: variables) }
+        let over = rulesOverCompileBudget()
+        return rules(for: appID).map {
+            AASACompiledRule($0, variables: variables, compile: over.isEmpty || !over.contains(AASARuleID($0)))
+        }
+    }
+
+    /// The most automaton states a file's rules may compile to, together. A 128 KB file can
+    /// name `$(lang)` (six hundred codes) eighteen thousand times: compiled, 26 million states,
+    /// minutes and gigabytes. The sources say nothing of a limit; this one is ours (docs/aasa.md,
+    /// Matching rule 13): some 120 `$(lang)` (1,664 states each).
+    public static let compileBudget = 200_000
+
+    /// The rules, of every app, that do not fit the compile budget: the budget is spent in file
+    /// order, each entry's rules once (whichever apps list it), and a rule that does not fit
+    /// what is left is not compiled (a later, smaller one still may be). The same for every app,
+    /// so matching and validating agree on which rules are left out.
+    func rulesOverCompileBudget() -> Set<AASARuleID> {
+        guard let applinks else { return [] }
+        var left = Self.compileBudget
+        var over: Set<AASARuleID> = []
+        for detail in applinks.details {
+            for rule in rules(of: detail, in: applinks) {
+                let n = AASACompiledRule.states(rule, variables: applinks.variables)
+                if n <= left { left -= n } else { over.insert(AASARuleID(rule)) }
+            }
+        }
+        return over
+    }
+}
+
+/// Which rule of a file: its entry and its place there.
+struct AASARuleID: Hashable {
+    let detail: AASADetailKey
+    let origin: AASARule.Origin
+
+    init(_ rule: AASARule) {
+        detail = rule.detail
+        origin = rule.origin
     }
 }

@@ -113,16 +113,30 @@ public enum AASAPatternCompiler {
     /// folded under `options.caseSensitive == false`.
     public static func compile(_ pattern: String, as kind: Kind, options: AASACompareOptions,
                                variables: [String: [String]] = [:]) -> AASAAutomaton {
+        AASAAutomatonBuilder.build(tokens(pattern, as: kind, options: options, variables: variables))
+    }
+
+    /// The tokens ``compile(_:as:options:variables:)`` builds its automaton from.
+    static func tokens(_ pattern: String, as kind: Kind, options: AASACompareOptions, variables: [String: [String]]) -> [AASAToken] {
         let scalars = Array(pattern.unicodeScalars)
-        if kind == .path {
-            let (main, parent) = normalizedPathPattern(scalars)
-            var tokens = tokenize(main, options: options, variables: variables)
-            if let parent {
-                tokens = [.choice([tokens, tokenize(parent, options: options, variables: variables)])]
+        guard kind == .path else { return tokenize(scalars, options: options, variables: variables) }
+        let (main, parent) = normalizedPathPattern(scalars)
+        let tokens = tokenize(main, options: options, variables: variables)
+        guard let parent else { return tokens }
+        return [.choice([tokens, tokenize(parent, options: options, variables: variables)])]
+    }
+
+    /// The states an automaton built from `tokens` has at most (one per scalar, class and star,
+    /// plus one where each choice ends): what compiling costs, known before building.
+    static func stateCount(_ tokens: [AASAToken]) -> Int {
+        var n = 0
+        for token in tokens {
+            switch token {
+            case .scalar, .one, .star: n += 1
+            case .choice(let alternatives): n += 1 + alternatives.reduce(0) { $0 + stateCount($1) }
             }
-            return AASAAutomatonBuilder.build(tokens)
         }
-        return AASAAutomatonBuilder.build(tokenize(scalars, options: options, variables: variables))
+        return n
     }
 
     /// The slash rules of path patterns (observed, `swcutil`): a leading run of slashes counts
@@ -144,12 +158,22 @@ public enum AASAPatternCompiler {
         var out: [AASAToken] = []
         var folded: [UInt32] = []
         var references = AASAPatternSyntax.references(s)[...]
+        // Each variable's choice is made once and shared by its uses (a pattern may use
+        // `$(lang)`, six hundred codes, thousands of times).
+        var choices: [String: AASAToken] = [:]
         var i = 0
         while i < s.count {
             if let ref = references.first, ref.range.lowerBound == i {
                 references = references.dropFirst()
+                if let made = choices[ref.name] {
+                    out.append(made)
+                    i = ref.range.upperBound
+                    continue
+                }
                 if let alternatives = variables[ref.name] {
-                    out.append(.choice(alternatives.map { plainTokens(Array($0.unicodeScalars), options: options) }))
+                    let choice = AASAToken.choice(alternatives.map { plainTokens(Array($0.unicodeScalars), options: options) })
+                    choices[ref.name] = choice
+                    out.append(choice)
                     i = ref.range.upperBound
                     continue
                 }
@@ -159,7 +183,9 @@ public enum AASAPatternCompiler {
                     i = ref.range.upperBound
                     continue
                 case .list(let codes)?:
-                    out.append(.choice(codes.map { plainTokens(Array($0.unicodeScalars), options: options) }))
+                    let choice = AASAToken.choice(codes.map { plainTokens(Array($0.unicodeScalars), options: options) })
+                    choices[ref.name] = choice
+                    out.append(choice)
                     i = ref.range.upperBound
                     continue
                 case nil:

@@ -93,17 +93,25 @@ extension AASAFile {
         guard let applinks else { return [] }
         var out: [AASARule] = []
         for detail in applinks.details where detail.appIDs.contains(appID) {
-            if detail.hasComponentsKey {
-                for component in detail.components ?? [] {
-                    out.append(resolve(component, detail: detail, applinks: applinks))
-                }
-            } else {
-                for path in detail.paths ?? [] {
-                    out.append(AASARule(detail: detail.key, origin: .legacyPath(path.index), pointer: path.pointer,
-                                        path: path.pattern, query: .string("*"), fragment: "*",
-                                        exclude: path.isExclusion, caseSensitive: true, percentEncoded: true,
-                                        pathPointer: path.pointer, queryPointer: nil, fragmentPointer: nil))
-                }
+            out += rules(of: detail, in: applinks)
+        }
+        return out
+    }
+
+    /// One entry's rules: its `components` in order, or its legacy `paths` when it has no
+    /// `components` key.
+    func rules(of detail: AASADetail, in applinks: AASAAppLinks) -> [AASARule] {
+        var out: [AASARule] = []
+        if detail.hasComponentsKey {
+            for component in detail.components ?? [] {
+                out.append(resolve(component, detail: detail, applinks: applinks))
+            }
+        } else {
+            for path in detail.paths ?? [] {
+                out.append(AASARule(detail: detail.key, origin: .legacyPath(path.index), pointer: path.pointer,
+                                    path: path.pattern, query: .string("*"), fragment: "*",
+                                    exclude: path.isExclusion, caseSensitive: true, percentEncoded: true,
+                                    pathPointer: path.pointer, queryPointer: nil, fragmentPointer: nil))
             }
         }
         return out

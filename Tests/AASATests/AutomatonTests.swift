@@ -37,6 +37,19 @@ struct AutomatonTests {
         #expect(steps <= (input.count + 1) * automaton.stateCount)
     }
 
+    /// Choices end in one shared state: consecutive `$(lang)` cost their own edges, not the
+    /// product of their alternatives (600 x 600 per boundary before; 32 of them took 5 s).
+    @Test func consecutiveChoicesCompileToLinearSize() {
+        let one = AASAPatternCompiler.compile("/$(lang)", as: .path, options: .init())
+        let many = AASAPatternCompiler.compile("/" + String(repeating: "$(lang)", count: 32), as: .path, options: .init())
+        let edges = { (a: AASAAutomaton) in a.transitions.reduce(0) { $0 + $1.count } }
+        #expect(many.stateCount <= 32 * one.stateCount)
+        #expect(edges(many) <= 32 * 2 * edges(one))
+        var steps = 0
+        #expect(many.accepts(scalars("/" + String(repeating: "en", count: 31) + "fil"), steps: &steps))
+        #expect(!many.accepts(scalars("/" + String(repeating: "en", count: 31)), steps: &steps))
+    }
+
     @Test func theAutomatonIsInspectable() {
         let a = AASAPatternCompiler.compile("a?", as: .other, options: .init())
         #expect(a.stateCount == 3)

@@ -26,7 +26,7 @@ struct ValidationTests {
             "defaults-wrong-type": "AASA-14 MUST", "variables-wrong-type": "AASA-15 MUST", "variable-name-invalid": "AASA-15 MUST",
             "variable-undefined": "AASA-15 MUST", "variable-recursive": "AASA-15 MUST", "pattern-unicode-encoded": "AASA-16 SHOULD",
             "rule-unreachable": "AASA-17 SHOULD", "rule-duplicate": "AASA-17 SHOULD", "exclude-after-catch-all": "AASA-17 SHOULD",
-            "service-wrong-type": "AASA-18 MUST", "unknown-service": "AASA-19 INFO",
+            "service-wrong-type": "AASA-18 MUST", "unknown-service": "AASA-19 INFO", "pattern-too-complex": "AASA-37 SHOULD",
         ]
         #expect(table == contract)
     }
