@@ -28,16 +28,20 @@ public enum AASARuleAnalysis {
 
     /// The findings for every app of `file`, at most one per rule and app.
     public static func findings(_ file: AASAFile) -> [Finding] {
+        findings(file, compiled: file.compiledRulesByEntry())
+    }
+
+    static func findings(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]]) -> [Finding] {
         var out: [Finding] = []
         var budget = pairBudget
         var work = 0
-        // Apps listed by the same entries have the same rules: compiled once for all of them
-        // (one entry may list a thousand app IDs).
+        // Apps listed by the same entries have the same rules: read once for all of them (one
+        // entry may list a thousand app IDs).
         var factsByEntries: [[Int]: [RuleFacts]] = [:]
         let details = file.applinks?.details ?? []
         for appID in file.appIDs {
             let entries = details.indices.filter { details[$0].appIDs.contains(appID) }
-            let facts = factsByEntries[entries] ?? file.compiledRules(appID: appID).map { RuleFacts($0, work: &work) }
+            let facts = factsByEntries[entries] ?? entries.flatMap { byEntry[$0] }.map { RuleFacts($0, work: &work) }
             factsByEntries[entries] = facts
             for j in facts.indices {
                 let later = facts[j].compiled.rule
@@ -70,18 +74,13 @@ public enum AASARuleAnalysis {
     static func diagnostics(_ file: AASAFile, locations: JSONLocations) -> [AASADiagnostic] {
         var seen = Set<String>()
         var out: [AASADiagnostic] = []
-        let over = file.rulesOverCompileBudget()
-        if let applinks = file.applinks, !over.isEmpty {
-            for detail in applinks.details {
-                for rule in file.rules(of: detail, in: applinks) where over.contains(AASARuleID(rule)) {
-                    let (line, column) = locations.nearestLocation(of: rule.pointer)
-                    let states = AASACompiledRule.states(rule, variables: applinks.variables)
-                    out.append(AASADiagnostic(.patternTooComplex, pointer: rule.pointer, line: line, column: column,
-                        message: "\(rule.place) would compile to \(states) automaton states, more than the file has left of its budget of \(AASAFile.compileBudget): it is not compiled and matches no URL"))
-                }
-            }
+        let byEntry = file.compiledRulesByEntry()
+        for rule in byEntry.joined() where !rule.isCompiled {
+            let (line, column) = locations.nearestLocation(of: rule.rule.pointer)
+            out.append(AASADiagnostic(.patternTooComplex, pointer: rule.rule.pointer, line: line, column: column,
+                message: "\(rule.rule.place) costs more to compile than the file has left of its budget (\(AASAFile.compileBudget) states and transitions, spent in file order): it is not compiled and matches no URL"))
         }
-        for f in findings(file) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
+        for f in findings(file, compiled: byEntry) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
             let (line, column) = locations.nearestLocation(of: f.rule.pointer)
             let earlier = f.earlier.place
             let message: String

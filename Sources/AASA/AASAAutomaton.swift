@@ -306,13 +306,27 @@ struct AASAAutomatonBuilder {
     }
 
     static func build(_ tokens: [AASAToken]) -> AASAAutomaton {
+        var unlimited = Int.max
+        return build(tokens, within: &unlimited)!
+    }
+
+    /// Builds the automaton of `tokens` if that costs at most `budget` (its states, the states
+    /// its empty transitions reach and the transitions it gets, counted as they are made),
+    /// taking the cost from `budget`; nil, with `budget` unchanged, when it would cost more.
+    /// Counting as it goes catches every way a pattern can blow up (a run of `*`, of nullable
+    /// choices: each state then takes the edges of all the ones after it), not only the ones
+    /// foreseen.
+    static func build(_ tokens: [AASAToken], within budget: inout Int) -> AASAAutomaton? {
+        guard AASAPatternCompiler.stateCount(tokens) <= budget else { return nil }
         var b = AASAAutomatonBuilder()
         let start = b.newState()
         let final = b.add(tokens, from: start)
-        return b.finish(start: start, final: final)
+        guard let (automaton, cost) = b.finish(start: start, final: final, limit: budget) else { return nil }
+        budget -= cost
+        return automaton
     }
 
-    func closure(_ s: Int) -> [Int] {
+    func closure(_ s: Int, cost: inout Int) -> [Int] {
         var seen: Set<Int> = [s], stack = [s], out = [s]
         while let x = stack.popLast() {
             for y in empties[x] where seen.insert(y).inserted {
@@ -320,21 +334,26 @@ struct AASAAutomatonBuilder {
                 out.append(y)
             }
         }
+        cost += out.count
         return out
     }
 
-    func finish(start: Int, final: Int) -> AASAAutomaton {
+    /// The automaton without empty transitions and its cost, or nil as soon as the cost passes
+    /// `limit`.
+    func finish(start: Int, final: Int, limit: Int) -> (AASAAutomaton, Int)? {
         var number: [Int: Int] = [start: 0]
         var order = [start], head = 0
         var transitions: [[AASAAutomaton.Transition]] = []
         var accepting: [Bool] = []
+        var cost = 0
         while head < order.count {
             let s = order[head]; head += 1
             var out: [AASAAutomaton.Transition] = []
             var seen = Set<AASAAutomaton.Transition>()
             var accepts = false
-            for u in closure(s) {
+            for u in closure(s, cost: &cost) {
                 if u == final { accepts = true }
+                cost += edges[u].count
                 for (label, target) in edges[u] {
                     let n: Int
                     if let known = number[target] {
@@ -348,9 +367,10 @@ struct AASAAutomatonBuilder {
                     if seen.insert(t).inserted { out.append(t) }
                 }
             }
+            if cost > limit { return nil }
             transitions.append(out)
             accepting.append(accepts)
         }
-        return AASAAutomaton(transitions: transitions, accepting: accepting)
+        return (AASAAutomaton(transitions: transitions, accepting: accepting), cost)
     }
 }

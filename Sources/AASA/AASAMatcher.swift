@@ -27,26 +27,34 @@ public struct AASACompiledRule: Sendable {
     let wholeQueryMatcher: AASAPatternMatcher?
     let fragmentMatcher: AASAPatternMatcher
 
-    /// Whether the rule's patterns were compiled. A rule whose patterns would take more states
-    /// than its file's compile budget had left (``AASAFile/compileBudget``) is not: it matches
-    /// no URL, and validating reports it as `pattern-too-complex`.
+    /// Whether the rule's patterns were compiled. A rule whose patterns would cost more than its
+    /// file's compile budget had left (``AASAFile/compileBudget``) is not: it matches no URL,
+    /// and validating reports it as `pattern-too-complex`.
     public let isCompiled: Bool
 
     public init(_ rule: AASARule, variables: [String: [String]]) {
-        self.init(rule, variables: variables, compile: true)
+        var unlimited = Int.max
+        self.init(rule, variables: variables, within: &unlimited)
     }
 
-    init(_ rule: AASARule, variables: [String: [String]], compile: Bool) {
+    /// The rule compiled if that costs at most `budget` (taken from it); otherwise not compiled
+    /// (every automaton empty), and `budget` unchanged.
+    init(_ rule: AASARule, variables: [String: [String]], within budget: inout Int) {
         self.rule = rule
-        isCompiled = compile
         let options = rule.options
         // Legacy paths know `*` and `?` only (decided: variables came with components).
         let vars = rule.isLegacy ? [:] : variables
+        var left = budget, fits = true
         func automaton(_ pattern: String, _ kind: AASAPatternCompiler.Kind) -> AASAAutomaton {
-            compile ? AASAPatternCompiler.compile(pattern, as: kind, options: options, variables: vars) : .empty
+            guard fits, let a = AASAPatternCompiler.compile(pattern, as: kind, options: options, variables: vars, within: &left) else {
+                fits = false
+                return .empty
+            }
+            return a
         }
-        path = automaton(rule.path, .path)
-        fragment = automaton(rule.fragment, .other)
+        var path = automaton(rule.path, .path)
+        var fragment = automaton(rule.fragment, .other)
+        var query: Query
         switch rule.query {
         case .string(let s):
             query = .whole(automaton(s, .other))
@@ -60,25 +68,18 @@ public struct AASACompiledRule: Sendable {
                 return QueryItem(name: item.name, comparedName: name, value: value, valueMatcher: AASAPatternMatcher(value))
             })
         }
+        if fits {
+            budget = left
+        } else {
+            (path, fragment, query) = (.empty, .empty, .whole(.empty))
+        }
+        isCompiled = fits
+        self.path = path
+        self.fragment = fragment
+        self.query = query
         pathMatcher = AASAPatternMatcher(path)
         fragmentMatcher = AASAPatternMatcher(fragment)
         if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a) } else { wholeQueryMatcher = nil }
-    }
-
-    /// The states compiling `rule` takes (``AASAPatternCompiler/stateCount(_:)`` of each of its
-    /// patterns), counted without compiling it.
-    static func states(_ rule: AASARule, variables: [String: [String]]) -> Int {
-        let options = rule.options, vars = rule.isLegacy ? [:] : variables
-        func count(_ pattern: String, _ kind: AASAPatternCompiler.Kind) -> Int {
-            AASAPatternCompiler.stateCount(AASAPatternCompiler.tokens(pattern, as: kind, options: options, variables: vars))
-        }
-        var n = count(rule.path, .path) + count(rule.fragment, .other)
-        switch rule.query {
-        case .string(let s): n += count(s, .other)
-        case .ignored: break
-        case .dictionary(let items): n += items.reduce(0) { $0 + count($1.pattern, .other) }
-        }
-        return n
     }
 
     /// States of all the rule's automata: with the input's length, what bounds the steps of
@@ -352,46 +353,29 @@ extension AASAFile {
     public func matcher(appID: String) -> AASAMatcher { AASAMatcher(file: self, appID: appID) }
 
     /// Each of the app's rules compiled on its own, without the shared tables of a matcher:
-    /// what the rule analysis reads. A rule over the compile budget is left uncompiled.
+    /// what the rule analysis reads. A rule past the compile budget is left uncompiled.
     public func compiledRules(appID: String) -> [AASACompiledRule] {
-        let variables = applinks?.variables ?? [:]
-        let over = rulesOverCompileBudget()
-        return rules(for: appID).map {
-            AASACompiledRule($0, variables: variables, compile: over.isEmpty || !over.contains(AASARuleID($0)))
-        }
+        let byEntry = compiledRulesByEntry()
+        let details = applinks?.details ?? []
+        return details.indices.filter { details[$0].appIDs.contains(appID) }.flatMap { byEntry[$0] }
     }
 
-    /// The most automaton states a file's rules may compile to, together. A 128 KB file can
-    /// name `$(lang)` (six hundred codes) eighteen thousand times: compiled, 26 million states,
-    /// minutes and gigabytes. The sources say nothing of a limit; this one is ours (docs/aasa.md,
-    /// Matching rule 13): some 120 `$(lang)` (1,664 states each).
-    public static let compileBudget = 200_000
+    /// What compiling a file's rules may cost, together: the states and transitions of their
+    /// automata and the states reached building them (``AASAAutomatonBuilder/build(_:within:)``).
+    /// A 128 KB file can name `$(lang)` (615 codes) eighteen thousand times: compiled, tens of
+    /// millions of states, minutes and gigabytes. The sources say nothing of a limit; this one is
+    /// ours (docs/aasa.md, Matching rule 13): some 100 uses of `$(lang)` (about 5,000 each).
+    public static let compileBudget = 500_000
 
-    /// The rules, of every app, that do not fit the compile budget: the budget is spent in file
-    /// order, each entry's rules once (whichever apps list it), and a rule that does not fit
-    /// what is left is not compiled (a later, smaller one still may be). The same for every app,
-    /// so matching and validating agree on which rules are left out.
-    func rulesOverCompileBudget() -> Set<AASARuleID> {
+    /// Every entry's rules, compiled in file order within the compile budget: each entry once
+    /// (whichever apps list it); a rule that costs more than is left is not compiled (a later,
+    /// cheaper one still may be). The same for every app, so matching and validating agree on
+    /// which rules are left out.
+    func compiledRulesByEntry() -> [[AASACompiledRule]] {
         guard let applinks else { return [] }
         var left = Self.compileBudget
-        var over: Set<AASARuleID> = []
-        for detail in applinks.details {
-            for rule in rules(of: detail, in: applinks) {
-                let n = AASACompiledRule.states(rule, variables: applinks.variables)
-                if n <= left { left -= n } else { over.insert(AASARuleID(rule)) }
-            }
+        return applinks.details.map { detail in
+            rules(of: detail, in: applinks).map { AASACompiledRule($0, variables: applinks.variables, within: &left) }
         }
-        return over
-    }
-}
-
-/// Which rule of a file: its entry and its place there.
-struct AASARuleID: Hashable {
-    let detail: AASADetailKey
-    let origin: AASARule.Origin
-
-    init(_ rule: AASARule) {
-        detail = rule.detail
-        origin = rule.origin
     }
 }

@@ -116,6 +116,13 @@ public enum AASAPatternCompiler {
         AASAAutomatonBuilder.build(tokens(pattern, as: kind, options: options, variables: variables))
     }
 
+    /// ``compile(_:as:options:variables:)`` if building the automaton costs at most `budget`
+    /// (``AASAAutomatonBuilder/build(_:within:)``), taking its cost from `budget`; else nil.
+    static func compile(_ pattern: String, as kind: Kind, options: AASACompareOptions,
+                        variables: [String: [String]], within budget: inout Int) -> AASAAutomaton? {
+        AASAAutomatonBuilder.build(tokens(pattern, as: kind, options: options, variables: variables), within: &budget)
+    }
+
     /// The tokens ``compile(_:as:options:variables:)`` builds its automaton from.
     static func tokens(_ pattern: String, as kind: Kind, options: AASACompareOptions, variables: [String: [String]]) -> [AASAToken] {
         let scalars = Array(pattern.unicodeScalars)
@@ -193,7 +200,7 @@ public enum AASAPatternCompiler {
                 }
             }
             switch s[i] {
-            case "*": out.append(.star)
+            case "*": if out.last != .star { out.append(.star) }   // `**` is `*`
             case "?": out.append(.one(.any))
             default:
                 folded.removeAll(keepingCapacity: true)
@@ -217,7 +224,7 @@ public enum AASAPatternCompiler {
         var folded: [UInt32] = []
         for c in s {
             switch c {
-            case "*": out.append(.star)
+            case "*": if out.last != .star { out.append(.star) }   // `**` is `*`
             case "?": out.append(.one(.any))
             default:
                 folded.removeAll(keepingCapacity: true)

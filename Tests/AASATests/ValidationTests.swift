@@ -216,4 +216,23 @@ struct ValidationTests {
         #expect(d[0].level == .must)
         #expect(!d[0].message.isEmpty)
     }
+
+    /// The compile budget (docs/aasa.md, Matching rule 13) catches every way a pattern blows up,
+    /// counted while building: a long run of variables with an empty value (each state would
+    /// take the edges of all the ones after it), and many `$(lang)`. The rule over the budget
+    /// matches nothing and is reported; a later, cheap rule is still compiled and decides; a run
+    /// of `*` is one `*` and costs nothing more.
+    @Test func rulesPastTheCompileBudgetAreReportedAndMatchNothing() {
+        let empties = fileText(components: #"[{"/": "/\#(String(repeating: "$(v)", count: 5_000))", "exclude": true}, {"/": "/*"}]"#,
+                               variables: #"{"v": ["", "a"]}"#)
+        #expect(codes(empties) == ["pattern-too-complex"])
+        #expect(kind(empties, "/aaa") == .match, "the exclusion is not compiled: the next rule decides")
+        let langs = fileText(components: #"[{"/": "/\#(String(repeating: "$(lang)", count: 400))"}, {"/": "/about"}]"#)
+        let d = diagnostics(langs)
+        #expect(d.map(\.code) == [.patternTooComplex] && d[0].pointer == "/applinks/details/0/components/0")
+        #expect(kind(langs, "/about") == .match)
+        let stars = fileText(components: #"[{"/": "/\#(String(repeating: "*", count: 20_000))x"}]"#)
+        #expect(codes(stars).isEmpty)
+        #expect(kind(stars, "/abcx") == .match)
+    }
 }
