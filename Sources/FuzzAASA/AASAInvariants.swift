@@ -32,9 +32,13 @@ enum AASAInvariants {
         "variable-undefined": ("AASA-15", .must), "variable-recursive": ("AASA-15", .must), "pattern-unicode-encoded": ("AASA-16", .should),
         "rule-unreachable": ("AASA-17", .should), "rule-duplicate": ("AASA-17", .should), "exclude-after-catch-all": ("AASA-17", .should),
         "service-wrong-type": ("AASA-18", .must), "unknown-service": ("AASA-19", .info),
+        "pattern-too-complex": ("AASA-37", .should),
     ]
     /// The codes only the rule analysis reports (validate adds them after parse's).
     static let analysisCodes: Set<AASADiagnosticCode> = [.ruleUnreachable, .ruleDuplicate, .excludeAfterCatchAll]
+    /// What validate adds to parse's diagnostics: the analysis's codes and the rules left out by
+    /// the compile budget.
+    static let validateCodes = analysisCodes.union([.patternTooComplex])
 
     static func check(_ input: UnsafeBufferPointer<UInt8>, _ p: inout Problems) {
         let bytes: [UInt8], url: String?
@@ -53,8 +57,13 @@ enum AASAInvariants {
         let findings = AASARuleAnalysis.findings(file)
         checkAnalysis(diagnostics, findings, &p)
         let appIDs = file.appIDs.isEmpty ? [fallbackAppID] : Array(file.appIDs.prefix(2))
+        let tooComplex = Set(diagnostics.filter { $0.code == .patternTooComplex }.map(\.pointer))
         for appID in appIDs {
             let matcher = file.matcher(appID: appID)
+            for rule in matcher.rules {
+                p.check(rule.isCompiled != tooComplex.contains(rule.rule.pointer),
+                        "a rule is left uncompiled exactly when validate reports it too complex", rule.rule.place)
+            }
             var urls: [String] = url.map { [$0] } ?? []
             for (index, compiled) in matcher.rules.prefix(witnessRules).enumerated() {
                 guard let witness = witnessURL(compiled) else { continue }
@@ -84,8 +93,8 @@ enum AASAInvariants {
         p.check(again == file && parsedAgain == parsed, "parse is deterministic")
         p.check(diagnostics.starts(with: parsed), "validate reports parse's diagnostics first",
                 "parse: \(parsed.map(\.code.rawValue)), validate: \(diagnostics.map(\.code.rawValue))")
-        p.check(!parsed.contains { analysisCodes.contains($0.code) }, "parse reports no rule analysis code")
-        p.check(diagnostics.dropFirst(parsed.count).allSatisfy { analysisCodes.contains($0.code) },
+        p.check(!parsed.contains { validateCodes.contains($0.code) }, "parse reports no rule analysis code")
+        p.check(diagnostics.dropFirst(parsed.count).allSatisfy { validateCodes.contains($0.code) },
                 "validate adds only rule analysis codes to parse's", "\(diagnostics.dropFirst(parsed.count).map(\.code.rawValue))")
         for d in diagnostics {
             let row = contract[d.code.rawValue]
