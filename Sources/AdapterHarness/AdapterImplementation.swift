@@ -146,7 +146,20 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// holds the shared gate until its request is answered).
     private enum Waiter {
         case task(CheckedContinuation<AdapterAttempt, Never>)
-        case completion(Request, @Sendable (Answer) -> Void)
+        case completion(Completion)
+    }
+
+    /// A completion with its request (kept to run it again on the task path). A reference: a
+    /// waiter is copied in and out of the outstanding requests, and the request's five
+    /// references would be retained and released each time.
+    private final class Completion: Sendable {
+        let request: Request
+        let handler: @Sendable (Answer) -> Void
+
+        init(_ request: Request, _ handler: @escaping @Sendable (Answer) -> Void) {
+            self.request = request
+            self.handler = handler
+        }
     }
 
     /// Hands `attempt` to whoever waits for it. An attempt that did not answer a completion's
@@ -155,12 +168,12 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         switch waiter {
         case .task(let c):
             c.resume(returning: attempt)
-        case .completion(let request, let completion):
+        case .completion(let completion):
             gate.leave(exclusive: false)
             switch attempt {
-            case .answer(let answer): completion(answer)
-            case .retryAlone: runInTask(request, alone: true, then: completion)
-            case .retry: runInTask(request, alone: false, then: completion)
+            case .answer(let answer): completion.handler(answer)
+            case .retryAlone: runInTask(completion.request, alone: true, then: completion.handler)
+            case .retry: runInTask(completion.request, alone: false, then: completion.handler)
             }
         }
     }
@@ -197,7 +210,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// path, ``run(_:)``, which handles it in full.
     public func run(_ request: Request, then completion: @escaping @Sendable (Answer) -> Void) {
         guard gate.enterSharedNow() else { return runInTask(request, alone: false, then: completion) }
-        if !queue(request, for: .completion(request, completion), writeAtOnce: false) {
+        if !queue(request, for: .completion(Completion(request, completion)), writeAtOnce: false) {
             gate.leave(exclusive: false)
             runInTask(request, alone: false, then: completion)
         }
@@ -225,7 +238,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// with nothing registered, when there is no process to send it to.
     private func queue(_ request: Request, for waiter: Waiter, writeAtOnce: Bool) -> Bool {
         lock.lock()
-        guard let child = supervision.readyProcess, supervision.gaveUp == nil, !supervision.stopped else {
+        guard let child = supervision.processTakingRequests else {
             lock.unlock()
             return false
         }
