@@ -1,7 +1,7 @@
 import Foundation
 
-/// The shared state of a pipelined run (an adapter with a window): the next case to send, the
-/// answers come back and not yet judged, and whether the runner waits for them.
+/// A pipelined run (an adapter with a window): sends the cases, and keeps the next case to
+/// send, the answers come back and not yet judged, and whether the runner waits for them.
 ///
 /// ``Runner`` keeps `slots` requests outstanding (the window). A slot is not a task: when an
 /// answer comes, the completion that receives it (``Implementation/run(_:then:)``, on the
@@ -11,33 +11,64 @@ import Foundation
 /// protocol itself (an adapter that answers at once is held to the harness's speed). Nothing
 /// is held back: a delivery wakes the runner if it waits, so while an adapter is silent every
 /// answer it already gave has reached the sink.
-final class PipelinedCases: @unchecked Sendable {
+final class PipelinedCases<I: Implementation>: @unchecked Sendable {
     struct Answered {
         let index: Int
         let answer: Answer
         let nanos: Int64
     }
 
+    private let implementation: I
+    private let work: [(SuiteCorpus, ConformanceCase)]
+    private let shouldStop: @Sendable () -> Bool
     private let lock = NSLock()
-    private let total: Int
     private var next = 0
     private var stopped = false
     private var slots: Int
     private var ready: [Answered] = []
     private var waiter: CheckedContinuation<[Answered]?, Never>?
 
-    init(total: Int, slots: Int) {
-        self.total = total
-        self.slots = slots
+    init(_ implementation: I, work: [(SuiteCorpus, ConformanceCase)], shouldStop: @escaping @Sendable () -> Bool) {
+        self.implementation = implementation
+        self.work = work
+        self.shouldStop = shouldStop
+        slots = min(implementation.window, work.count)
+    }
+
+    /// Opens every slot: sends the first `window` cases.
+    func start() {
+        for _ in 0..<slots { send(from: claim()) }
+    }
+
+    /// Sends the case `first` (a skipped one is delivered at once, and the next claimed); the
+    /// completion of its answer sends the next. With none left to send, the slot closes.
+    /// The completion holds this object and two numbers, nothing else that must be retained.
+    private func send(from first: Int?) {
+        var next = first
+        while let index = next {
+            let c = work[index].1
+            if let skipped = Runner.unsupported(implementation, c) {
+                deliver(Answered(index: index, answer: skipped, nanos: 0))
+                next = claim()
+                continue
+            }
+            let started = ContinuousClock.now
+            implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input, encodedInput: c.encodedInput)) { [self] answer in
+                deliver(Answered(index: index, answer: answer, nanos: started.duration(to: ContinuousClock.now).nanoseconds))
+                send(from: claim())
+            }
+            return
+        }
+        slotEnded()
     }
 
     /// The next case to run, or nil when there is none left or the run was stopped.
-    func claim(unless shouldStop: () -> Bool) -> Int? {
+    private func claim() -> Int? {
         // Polled before the lock: `shouldStop` is the caller's and may take its own.
         let stop = shouldStop()
         return lock.withLock {
             if stop { stopped = true }
-            guard !stopped, next < total else { return nil }
+            guard !stopped, next < work.count else { return nil }
             defer { next += 1 }
             return next
         }
@@ -50,7 +81,7 @@ final class PipelinedCases: @unchecked Sendable {
 
     /// Hands over an answer. The runner, if it waits, is woken at once, or at the end of the
     /// burst of completions this one runs in (``CompletionBurst``): one wake for the burst.
-    func deliver(_ answered: Answered) {
+    private func deliver(_ answered: Answered) {
         let waiting = lock.withLock {
             ready.append(answered)
             return waiter != nil
@@ -59,7 +90,7 @@ final class PipelinedCases: @unchecked Sendable {
     }
 
     /// A slot found no case left to claim: it is closed.
-    func slotEnded() {
+    private func slotEnded() {
         lock.withLock { slots -= 1 }
         wakeRunner()
     }

@@ -84,27 +84,9 @@ public struct Runner: Sendable {
         } else {
             // An adapter: `window` requests outstanding, answers in any order. Each answer's
             // completion sends the next case (see PipelinedCases); this task judges.
-            let cases = PipelinedCases(total: total, slots: min(implementation.window, total))
-            @Sendable func send(from first: Int?) {
-                var next = first
-                while let index = next {
-                    let c = work[index].1
-                    if let skipped = Self.unsupported(implementation, c) {
-                        cases.deliver(.init(index: index, answer: skipped, nanos: 0))
-                        next = cases.claim(unless: shouldStop)
-                        continue
-                    }
-                    let started = ContinuousClock.now
-                    implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input, encodedInput: c.encodedInput)) { answer in
-                        cases.deliver(.init(index: index, answer: answer, nanos: started.duration(to: ContinuousClock.now).nanoseconds))
-                        send(from: cases.claim(unless: shouldStop))
-                    }
-                    return
-                }
-                cases.slotEnded()
-            }
-            for _ in 0..<min(implementation.window, total) { send(from: cases.claim(unless: shouldStop)) }
-            func judged(_ batch: [PipelinedCases.Answered]) -> [CaseResult] {
+            let cases = PipelinedCases(implementation, work: work, shouldStop: shouldStop)
+            cases.start()
+            func judged(_ batch: [PipelinedCases<I>.Answered]) -> [CaseResult] {
                 batch.map { a in
                     let (suite, c) = work[a.index]
                     return judge(c, in: suite, answer: a.answer, nanos: a.nanos, expectedFailures: expectedFailures)
