@@ -107,6 +107,35 @@ public enum AdapterProtocol {
         return .object(object)
     }
 
+    /// The answer to `run` as one line (with its newline), the same text as
+    /// ``runResponse(seq:_:)`` serialized, written straight into `out` (an adapter answers
+    /// every request with it).
+    public static func writeRunResponse(seq: JSONValue, _ answer: Answer, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        JSONSerializer.write(seq, to: &out)
+        switch answer {
+        case .output(let output):
+            out.append(contentsOf: #","output":"#.utf8)
+            JSONSerializer.write(output, to: &out)
+        case .skipped(let reason):
+            out.append(contentsOf: #","skipped":"#.utf8)
+            JSONSerializer.write(.string(reason), to: &out)
+        case .errored(let message, let detail):
+            out.append(contentsOf: #","errored":{"message":"#.utf8)
+            JSONSerializer.write(.string(message), to: &out)
+            if let detail {
+                out.append(contentsOf: #","detail":"#.utf8)
+                JSONSerializer.write(detail, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .crashed(let m), .timedOut(let m), .protocolError(let m), .notRun(let m):
+            out.append(contentsOf: #","errored":{"message":"#.utf8)
+            JSONSerializer.write(.string(m), to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
     /// Reads an adapter's answer to `start`.
     public static func readStartResponse(_ message: JSONValue) -> Result<(ImplementationInfo, Set<String>), ImplementationError> {
         guard let object = message.objectValue else {
