@@ -23,7 +23,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// is written to in one step, so an exit can never miss it.
     private let lock = NSLock()
     private var supervision: ProcessSupervision
-    private var requests = OutstandingRequests<CheckedContinuation<AdapterAttempt, Never>>()
+    private var requests = OutstandingRequests<Waiter>()
     /// Requests that must run alone (after an event that could not be pinned) wait here.
     private let gate = AsyncGate()
 
@@ -142,8 +142,52 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
 
     // MARK: requests
 
+    /// Who waits for a request: a task (``run(_:)``) or a completion (``run(_:then:)``, which
+    /// holds the shared gate until its request is answered).
+    private enum Waiter {
+        case task(CheckedContinuation<AdapterAttempt, Never>)
+        case completion(Completion)
+    }
+
+    /// A completion with its request (kept to run it again on the task path). A reference: a
+    /// waiter is copied in and out of the outstanding requests, and the request's five
+    /// references would be retained and released each time.
+    private final class Completion: Sendable {
+        let request: Request
+        let handler: @Sendable (Answer) -> Void
+
+        init(_ request: Request, _ handler: @escaping @Sendable (Answer) -> Void) {
+            self.request = request
+            self.handler = handler
+        }
+    }
+
+    /// Hands `attempt` to whoever waits for it. An attempt that did not answer a completion's
+    /// request is left to the task path, which runs the request again (alone, when asked).
+    private func resume(_ waiter: Waiter, _ attempt: AdapterAttempt) {
+        switch waiter {
+        case .task(let c):
+            c.resume(returning: attempt)
+        case .completion(let completion):
+            gate.leave(exclusive: false)
+            switch attempt {
+            case .answer(let answer): completion.handler(answer)
+            case .retryAlone: runInTask(completion.request, alone: true, then: completion.handler)
+            case .retry: runInTask(completion.request, alone: false, then: completion.handler)
+            }
+        }
+    }
+
+    private func runInTask(_ request: Request, alone: Bool, then completion: @escaping @Sendable (Answer) -> Void) {
+        Task { completion(await run(request, alone: alone)) }
+    }
+
     public func run(_ request: Request) async -> Answer {
-        var alone = false
+        await run(request, alone: false)
+    }
+
+    private func run(_ request: Request, alone startsAlone: Bool) async -> Answer {
+        var alone = startsAlone
         while true {
             await gate.enter(exclusive: alone)
             let attempt = await send(request)
@@ -159,6 +203,19 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
     }
 
+    /// The common case without a task: a process is ready and no request runs alone, so the
+    /// request is queued at once and its answer handed to `completion` by the thread that
+    /// reads it (or the watchdog, or the exit). Anything else (no process yet, a restart, a
+    /// request running alone, an event that sends this one again alone) is left to the task
+    /// path, ``run(_:)``, which handles it in full.
+    public func run(_ request: Request, then completion: @escaping @Sendable (Answer) -> Void) {
+        guard gate.enterSharedNow() else { return runInTask(request, alone: false, then: completion) }
+        if !queue(request, for: .completion(Completion(request, completion)), writeAtOnce: false) {
+            gate.leave(exclusive: false)
+            runInTask(request, alone: false, then: completion)
+        }
+    }
+
     private func send(_ request: Request) async -> AdapterAttempt {
         while true {
             let attempt = await sendToRunningProcess(request)
@@ -169,36 +226,40 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
     }
 
-    /// Sends the request to the current process, taking the lock once; `.retry` when there is
-    /// no process to send it to.
+    /// Sends the request to the current process; `.retry` when there is no process to send it to.
     private func sendToRunningProcess(_ request: Request) async -> AdapterAttempt {
         await withCheckedContinuation { (c: CheckedContinuation<AdapterAttempt, Never>) in
-            lock.lock()
-            guard let child = supervision.readyProcess, supervision.gaveUp == nil, !supervision.stopped else {
-                lock.unlock()
-                c.resume(returning: .retry)
-                return
-            }
-            let seq = requests.add(caseID: request.caseID, waiter: c, deadline: ContinuousClock.now + configuration.timeout,
-                                   generation: supervision.generation)
+            if !queue(request, for: .task(c), writeAtOnce: configuration.window <= 1) { c.resume(returning: .retry) }
+        }
+    }
+
+    /// Registers the request against the current process (taking the lock once) and writes its
+    /// line: at once, or queued to go out with others (``AdapterProcess/enqueue(_:)``). False,
+    /// with nothing registered, when there is no process to send it to.
+    private func queue(_ request: Request, for waiter: Waiter, writeAtOnce: Bool) -> Bool {
+        lock.lock()
+        guard let child = supervision.processTakingRequests else {
             lock.unlock()
+            return false
+        }
+        let seq = requests.add(caseID: request.caseID, waiter: waiter, deadline: ContinuousClock.now + configuration.timeout,
+                               generation: supervision.generation)
+        lock.unlock()
+        // A failed write means the process is gone: its exit event resolves this request.
+        if writeAtOnce {
             var line: [UInt8] = []
             line.reserveCapacity(96 + request.caseID.utf8.count + (request.encodedInput?.count ?? 256))
             AdapterProtocol.writeRunRequest(seq: seq, request, to: &line)
-            // A failed write means the process is gone: its exit event resolves this request.
-            if configuration.window <= 1 {
-                _ = child.send(line)
-            } else if child.enqueue(line) {
-                // Answers arrive in bursts and wake a burst of requests: the flush runs after
-                // the requests already woken have queued theirs, so the burst is one write.
-                Task { child.flush() }
-            }
+            _ = child.send(line)
+        } else {
+            _ = child.enqueue { AdapterProtocol.writeRunRequest(seq: seq, request, to: &$0) }
         }
+        return true
     }
 
     // MARK: events (reader thread, watchdog)
 
-    private typealias Wake = OutstandingRequests<CheckedContinuation<AdapterAttempt, Never>>.Wake
+    private typealias Wake = OutstandingRequests<Waiter>.Wake
     private typealias StartWake = (ProcessSupervision.StartWaiter, ProcessSupervision.StartResult)
 
     /// What one line from the adapter says, read without the lock.
@@ -226,7 +287,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             handle(reading, g, &wake, &startWake)
         }
         lock.unlock()
-        for (c, a) in wake { c.resume(returning: a) }
+        CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
         if let (w, r) = startWake { w.continuation.resume(returning: r) }
     }
 
@@ -294,7 +355,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         lock.lock()
         defer {
             lock.unlock()
-            for (c, a) in wake { c.resume(returning: a) }
+            CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
             if let w = startWake {
                 w.continuation.resume(returning: .failure(ImplementationError("the adapter exited during start (\(how))")))
             }
@@ -345,7 +406,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         // The request that hangs (or the one behind which others waited) takes the process with it.
         if !wake.isEmpty { supervision.replace(because: "no answer within \(seconds) s") }
         lock.unlock()
-        for (c, a) in wake { c.resume(returning: a) }
+        CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
         if let w = startWake {
             w.continuation.resume(returning: .failure(ImplementationError("no answer to start within \(configuration.startTimeout.seconds.formattedCompactly) s")))
         }

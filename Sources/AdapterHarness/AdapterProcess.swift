@@ -44,6 +44,10 @@ final class AdapterProcess: @unchecked Sendable {
             throw AdapterLaunchError(description: error.description)
         }
 
+        // Our end of the adapter's input does not block: a burst of completions writes the
+        // requests it sent without waiting (``flushWithoutWaiting()``); other writers wait for
+        // the pipe with poll. The adapter's end is a file description of its own, unchanged.
+        _ = fcntl(process.input, F_SETFL, fcntl(process.input, F_GETFL) | O_NONBLOCK)
         let maxLine = configuration.maxLineBytes
         let out = process.output
         let err = process.error
@@ -93,20 +97,68 @@ final class AdapterProcess: @unchecked Sendable {
     /// Writes one message now (with anything queued before it). False when the adapter no
     /// longer reads its input (a write failed, or the input was closed).
     func send(_ bytes: [UInt8]) -> Bool {
-        _ = enqueue(bytes)
+        guard writeLock.withLock({ () -> Bool in
+            guard !inputClosed && !writeFailed else { return false }
+            queued.append(contentsOf: bytes)
+            return true
+        }) else { return false }
         return flush()
     }
 
-    /// Queues one message without writing it. Returns true when the queue was empty: the caller
-    /// then owes a ``flush()``, and may delay it so that messages queued meanwhile go out in the
-    /// same system call.
-    func enqueue(_ bytes: [UInt8]) -> Bool {
-        writeLock.withLock {
-            guard !inputClosed && !writeFailed else { return false }
+    /// Queues one message, which `write` appends to the queue, and sees that it is written
+    /// soon, in one system call with the messages queued meanwhile. False when the adapter no
+    /// longer reads its input.
+    ///
+    /// The message that finds the queue empty arranges the flush. In a burst of completions
+    /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
+    /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
+    /// woke go out in one write, and no other thread is woken for it. Elsewhere a task
+    /// flushes, which runs after the requests already woken have queued theirs.
+    func enqueue(_ write: (inout [UInt8]) -> Void) -> Bool {
+        let owed: Bool? = writeLock.withLock {
+            guard !inputClosed && !writeFailed else { return nil }
             let wasEmpty = queued.isEmpty && !writing
-            queued.append(contentsOf: bytes)
+            write(&queued)
             return wasEmpty
         }
+        guard let owed else { return false }
+        if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
+            Task { self.flush() }
+        }
+        return true
+    }
+
+    /// Writes what the pipe takes now (our end of it does not block) and leaves the rest, if
+    /// any, to a task. The thread of a burst of completions must not wait here: it may be the
+    /// reader, and an adapter blocked on a full output pipe reads no input until the reader
+    /// drains it.
+    private func flushWithoutWaiting() {
+        writeLock.lock()
+        // Another flush in progress takes what was queued.
+        guard !writing && !writeFailed && !queued.isEmpty else { return writeLock.unlock() }
+        writing = true
+        var batch: [UInt8] = []
+        swap(&batch, &queued)
+        writeLock.unlock()
+        let written = AdapterProcess.writeSome(process.input, batch)
+        writeLock.lock()
+        writing = false
+        let rest: Bool
+        if let written {
+            if written < batch.count {
+                // What could not be written goes first, before what was queued meanwhile.
+                batch.removeFirst(written)
+                batch.append(contentsOf: queued)
+                queued = batch
+            }
+            rest = !queued.isEmpty
+        } else {
+            writeFailed = true
+            queued.removeAll()
+            rest = false
+        }
+        writeLock.unlock()
+        if rest { Task { self.flush() } }
     }
 
     /// Writes everything queued, including what others queue while this writes; a flush that
@@ -132,17 +184,39 @@ final class AdapterProcess: @unchecked Sendable {
         return ok
     }
 
+    /// Writes all of `bytes`, waiting for the pipe to take them (its end does not block: see
+    /// ``writeSome(_:_:)``).
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 return false
             }
             offset += n
         }
         return true
+    }
+
+    /// Writes what the pipe takes now: how many bytes, or nil when the adapter no longer reads.
+    private static func writeSome(_ fd: Int32, _ bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                return nil
+            }
+            offset += n
+        }
+        return offset
     }
 
     /// Closes the adapter's input (after what is queued has been written).

@@ -31,7 +31,7 @@ public enum AdapterProtocol {
     /// carries it.
     public static func writeRunRequest(seq: Int, _ request: Request, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"cmd":"run","seq":"#.utf8)
-        out.append(contentsOf: String(seq).utf8)
+        JSONSerializer.write(.int(seq), to: &out)
         out.append(contentsOf: #","case":"#.utf8)
         JSONSerializer.write(.string(request.caseID), to: &out)
         out.append(contentsOf: #","operation":"#.utf8)
@@ -107,6 +107,35 @@ public enum AdapterProtocol {
         return .object(object)
     }
 
+    /// The answer to `run` as one line (with its newline), the same text as
+    /// ``runResponse(seq:_:)`` serialized, written straight into `out` (an adapter answers
+    /// every request with it).
+    public static func writeRunResponse(seq: JSONValue, _ answer: Answer, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        JSONSerializer.write(seq, to: &out)
+        switch answer {
+        case .output(let output):
+            out.append(contentsOf: #","output":"#.utf8)
+            JSONSerializer.write(output, to: &out)
+        case .skipped(let reason):
+            out.append(contentsOf: #","skipped":"#.utf8)
+            JSONSerializer.write(.string(reason), to: &out)
+        case .errored(let message, let detail):
+            out.append(contentsOf: #","errored":{"message":"#.utf8)
+            JSONSerializer.write(.string(message), to: &out)
+            if let detail {
+                out.append(contentsOf: #","detail":"#.utf8)
+                JSONSerializer.write(detail, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .crashed(let m), .timedOut(let m), .protocolError(let m), .notRun(let m):
+            out.append(contentsOf: #","errored":{"message":"#.utf8)
+            JSONSerializer.write(.string(m), to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
     /// Reads an adapter's answer to `start`.
     public static func readStartResponse(_ message: JSONValue) -> Result<(ImplementationInfo, Set<String>), ImplementationError> {
         guard let object = message.objectValue else {
@@ -132,30 +161,31 @@ public enum AdapterProtocol {
     }
 
     /// Reads an answer to `run`: the seq it carries (if any) and the answer, or why it is not one.
+    /// Without building anything on the way (the harness reads every answer of every adapter
+    /// with it).
     public static func readRunResponse(_ message: JSONValue) -> (seq: JSONValue?, answer: Result<Answer, ProtocolViolation>) {
-        guard let object = message.objectValue else {
+        guard case .object(let object) = message else {
             return (nil, .failure(ProtocolViolation("a line that is a JSON \(message.typeName), not an object")))
         }
         let seq = object["seq"]
-        let present = ["output", "skipped", "errored"].filter { object[$0] != nil }
-        guard present.count == 1 else {
-            return (seq, .failure(ProtocolViolation(present.isEmpty
-                ? "an answer with none of output, skipped, errored"
-                : "an answer with \(present.joined(separator: " and ")): exactly one is allowed")))
-        }
-        switch present[0] {
-        case "output":
-            return (seq, .success(.output(object["output"]!)))
-        case "skipped":
-            guard let reason = object["skipped"]?.stringValue else {
+        switch (object["output"], object["skipped"], object["errored"]) {
+        case (let output?, nil, nil):
+            return (seq, .success(.output(output)))
+        case (nil, let skipped?, nil):
+            guard let reason = skipped.stringValue else {
                 return (seq, .failure(ProtocolViolation("'skipped' must be a string (the reason)")))
             }
             return (seq, .success(.skipped(reason: reason)))
-        default:
-            guard let message = object["errored"]?["message"]?.stringValue else {
+        case (nil, nil, let errored?):
+            guard let message = errored["message"]?.stringValue else {
                 return (seq, .failure(ProtocolViolation("'errored' must be an object with a 'message' string")))
             }
-            return (seq, .success(.errored(message: message, detail: object["errored"]?["detail"])))
+            return (seq, .success(.errored(message: message, detail: errored["detail"])))
+        case (let output, let skipped, let errored):
+            let present = [output.map { _ in "output" }, skipped.map { _ in "skipped" }, errored.map { _ in "errored" }].compactMap { $0 }
+            return (seq, .failure(ProtocolViolation(present.isEmpty
+                ? "an answer with none of output, skipped, errored"
+                : "an answer with \(present.joined(separator: " and ")): exactly one is allowed")))
         }
     }
 }

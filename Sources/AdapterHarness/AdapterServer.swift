@@ -56,7 +56,7 @@ public enum AdapterServer {
             for line in lines where !line.isEmpty {
                 let message: JSONValue
                 do {
-                    message = try JSONParser.parse(Array(line))
+                    message = try JSONParser.parse(line)
                 } catch {
                     complain("ignored a request that is not JSON: \(error)")
                     continue
@@ -71,13 +71,15 @@ public enum AdapterServer {
                         started = true
                     }
                 case .run(let seq, let request):
+                    let answer: Answer
                     if !started {
-                        send(AdapterProtocol.runResponse(seq: seq, .errored(message: "run before start")))
+                        answer = .errored(message: "run before start")
                     } else if !implementation.supports(request.operation) {
-                        send(AdapterProtocol.runResponse(seq: seq, .skipped(reason: "\(request.operation) is not implemented")))
+                        answer = .skipped(reason: "\(request.operation) is not implemented")
                     } else {
-                        send(AdapterProtocol.runResponse(seq: seq, await implementation.run(request)))
+                        answer = await implementation.run(request)
                     }
+                    AdapterProtocol.writeRunResponse(seq: seq, answer, to: &out)
                 case .stop:
                     stop = true
                 case .invalid(let why):

@@ -13,7 +13,7 @@ final class AsyncGate: @unchecked Sendable {
 
     func enter(exclusive wantsExclusive: Bool) async {
         // The common case, a shared entry with nobody exclusive about, takes no suspension.
-        if !wantsExclusive, enteredShared() { return }
+        if !wantsExclusive, enterSharedNow() { return }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             lock.lock()
             if wantsExclusive {
@@ -38,7 +38,8 @@ final class AsyncGate: @unchecked Sendable {
         }
     }
 
-    private func enteredShared() -> Bool {
+    /// Enters shared without waiting, when nobody is or waits to be exclusive; false otherwise.
+    func enterSharedNow() -> Bool {
         lock.withLock {
             guard !exclusive && exclusiveWaiters.isEmpty else { return false }
             shared += 1

@@ -46,7 +46,10 @@ struct OutstandingRequests<Waiter> {
     static var remembered: Int { 20_000 }
 
     private(set) var pending: [Int: Pending] = [:]
-    private var answered: [Int: String] = [:]
+    /// The case of each recent answer by seq: seq `s` in slot `s % remembered`, with the seq, so
+    /// a later answer that takes the slot forgets it. A ring, not a dictionary: every answer
+    /// is remembered, and this costs no hashing and no growth.
+    private var answered: [(seq: Int, caseID: String)] = []
     private var amendments: [Amendment] = []
     private var nextSeq = 1
 
@@ -66,7 +69,7 @@ struct OutstandingRequests<Waiter> {
             remember(seq, p.caseID)
             return .wake(p.waiter, attempt)
         }
-        if let caseID = answered[seq] {
+        if let caseID = answeredCase(seq) {
             amendments.append(Amendment(caseID: caseID, answer: .protocolError(message: "answered twice (seq \(seq)); the second answer: \(duplicateNote())")))
             return .amended
         }
@@ -115,7 +118,14 @@ struct OutstandingRequests<Waiter> {
     }
 
     private mutating func remember(_ seq: Int, _ caseID: String) {
-        answered[seq] = caseID
-        answered.removeValue(forKey: seq - Self.remembered)
+        // No seq is negative: the empty slots match none.
+        if answered.isEmpty { answered = Array(repeating: (-1, ""), count: Self.remembered) }
+        answered[seq % Self.remembered] = (seq, caseID)
+    }
+
+    private func answeredCase(_ seq: Int) -> String? {
+        guard seq >= 0, !answered.isEmpty else { return nil }
+        let slot = answered[seq % Self.remembered]
+        return slot.seq == seq ? slot.caseID : nil
     }
 }

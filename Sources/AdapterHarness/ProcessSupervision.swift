@@ -52,6 +52,10 @@ struct ProcessSupervision {
     /// The process requests may be written to: adopted and past its handshake.
     var readyProcess: AdapterProcess? { starting ? nil : process }
 
+    /// The ready process, while the adapter is neither given up nor stopped: where a request
+    /// goes (one look for every request).
+    var processTakingRequests: AdapterProcess? { gaveUp == nil && !stopped ? readyProcess : nil }
+
     /// Whether an event of process `generation` still matters (not replaced, not stopped).
     func isCurrent(_ generation: Int) -> Bool {
         generation == self.generation && process != nil && !stopped

@@ -30,6 +30,12 @@ public enum JSONParser {
 
     /// Parses one JSON text.
     public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONError) -> JSONValue {
+        try parse(bytes[...], options: options)
+    }
+
+    /// Parses one JSON text that is part of a larger buffer (a line of a stream), without
+    /// copying it out first.
+    public static func parse(_ bytes: ArraySlice<UInt8>, options: Options = Options()) throws(JSONError) -> JSONValue {
         var locations: JSONLocations? = nil
         return try run(bytes, options: options, locations: &locations)
     }
@@ -39,7 +45,7 @@ public enum JSONParser {
         try parse(Array(text.utf8), options: options)
     }
 
-    static func run(_ bytes: [UInt8], options: Options, locations: inout JSONLocations?) throws(JSONError) -> JSONValue {
+    static func run(_ bytes: ArraySlice<UInt8>, options: Options, locations: inout JSONLocations?) throws(JSONError) -> JSONValue {
         let recording = locations != nil
         let result: Result<(JSONValue, JSONLocations), JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, options: options, recording: recording)
@@ -63,7 +69,7 @@ public struct JSONDocument: Sendable {
 
     public init(parsing bytes: [UInt8], options: JSONParser.Options = .init()) throws(JSONError) {
         var locations: JSONLocations? = JSONLocations()
-        value = try JSONParser.run(bytes, options: options, locations: &locations)
+        value = try JSONParser.run(bytes[...], options: options, locations: &locations)
         self.locations = locations ?? JSONLocations()
     }
 }

@@ -12,7 +12,8 @@ import Foundation
 //   swift run -c release linkconform-bench SUITE [args]     a suite's own benchmark: the executable linkconform-bench-SUITE
 //                                                           beside this one (every Sources/linkconform-bench-*)
 //   swift run -c release linkconform-bench [all]            every suite's benchmark, then suite and protocol
-//   profile-inprocess [n], profile-stored [n], profile-protocol [window] [n]: one loop each, for a profiler
+//   profile-inprocess [n], profile-stored [n], profile-protocol [window] [n],
+//   profile-do-nothing [window] [n]: one loop each, for a profiler
 //
 // A suite's benchmark lives with the suite, in an executable of its own (it links only its own
 // module): nothing here names a suite. Each figure is the best of several rounds (the machines
@@ -45,13 +46,15 @@ struct BenchMain {
         case "profile-stored": await profileStored(count: number ?? 100_000)
         case "profile-protocol":
             await profileProtocol(window: number ?? 64, count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
+        case "profile-do-nothing":
+            await profileProtocol(window: number ?? 64, count: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000, doNothing: true)
         default:
             if let bench = SuiteBenchmarks.all().first(where: { $0.suite == mode }) {
                 exit(SuiteBenchmarks.run(bench, arguments: Array(arguments.dropFirst())))
             }
             let suites = SuiteBenchmarks.all().map(\.suite).joined(separator: " | ")
             if suites.isEmpty { print("no suite benchmarks beside this executable: build them first (swift build -c release)") }
-            print("usage: linkconform-bench [all | suite | protocol [count] | history [runs] | fuzz [seconds] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count]]")
+            print("usage: linkconform-bench [all | suite | protocol [count] | history [runs] | fuzz [seconds] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count] | profile-do-nothing [window] [count]]")
             exit(64)
         }
     }

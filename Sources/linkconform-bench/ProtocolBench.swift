@@ -147,12 +147,22 @@ func profileInProcess(count: Int) async {
           + "\(Int(Double(n) / t1.duration(to: t2).seconds)) cases/s")
 }
 
-/// Only one run over the adapter protocol: for a profiler.
-func profileProtocol(window: Int, count: Int) async {
-    let corpus = Corpus.load(from: "Corpus").repeated(to: count)
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("linkconform").path
-    let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
-                                                             timeout: .seconds(30), window: window))
+/// Only one run over the adapter protocol: for a profiler. Against `linkconform adapter`, or
+/// with `doNothing` against the do-nothing adapter of ``HarnessCeiling`` (the harness's own cost).
+func profileProtocol(window: Int, count: Int, doNothing: Bool = false) async {
+    let loaded = Corpus.load(from: "Corpus")
+    let corpus = loaded.repeated(to: count)
+    var arguments = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("linkconform").path, "adapter"]
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-profile-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    if doNothing {
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        switch HarnessCeiling.buildDoNothingAdapter(in: directory, corpus: loaded) {
+        case .failure(let error): return print("do-nothing adapter: \(error.message)")
+        case .success(let binary): arguments = [binary]
+        }
+    }
+    let adapter = AdapterImplementation(AdapterConfiguration(name: "profiled", arguments: arguments, timeout: .seconds(30), window: window))
     guard (try? await adapter.start()) != nil else { return print("the adapter did not start") }
     let start = ContinuousClock.now
     var n = 0

@@ -25,4 +25,20 @@ struct AdapterProtocolTests {
         }
     }
 
+    /// An adapter writes its answers straight into bytes too: the same text as the answer built
+    /// as a JSON value and serialized, for every kind of answer.
+    @Test(arguments: awkward)
+    func writtenRunResponseIsTheSerializedOne(text: String) {
+        let answers: [Answer] = [.output(["kind": .string(text), "list": [.string(text), 2.5, .null]]), .output(.null),
+                                 .skipped(reason: text), .errored(message: text), .errored(message: text, detail: ["at": .string(text)]),
+                                 .crashed(message: text), .timedOut(message: text), .protocolError(message: text), .notRun(reason: text)]
+        for seq: JSONValue in [41, .string(text), .null] {
+            for answer in answers {
+                var line: [UInt8] = []
+                AdapterProtocol.writeRunResponse(seq: seq, answer, to: &line)
+                #expect(line == Array((AdapterProtocol.runResponse(seq: seq, answer).serialized() + "\n").utf8))
+            }
+        }
+    }
+
 }

@@ -77,6 +77,12 @@ public protocol Implementation: Sendable {
     /// Whether the implementation answers this operation at all (asked after ``start()``).
     func supports(_ operation: String) -> Bool
     func run(_ request: Request) async -> Answer
+    /// Runs `request` and hands its answer to `completion`, on whatever thread has it, never
+    /// before this returns. What a pipelining runner calls: an adapter answers on the thread
+    /// that read the answer, without a task and a suspension per request. `completion` must be
+    /// short and must not block (it may send the next request). The default runs ``run(_:)`` in
+    /// a task.
+    func run(_ request: Request, then completion: @escaping @Sendable (Answer) -> Void)
     /// How many requests may be outstanding at once (1: one after another).
     var window: Int { get }
     /// How many cases may run at the same time in this process (in-process implementations are
@@ -92,6 +98,9 @@ public protocol Implementation: Sendable {
 }
 
 extension Implementation {
+    public func run(_ request: Request, then completion: @escaping @Sendable (Answer) -> Void) {
+        Task { completion(await run(request)) }
+    }
     public func takeAmendments() -> [Amendment] { [] }
     public var parallelism: Int { 1 }
     public var status: ImplementationStatus { .ok }

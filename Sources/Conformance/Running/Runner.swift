@@ -2,7 +2,8 @@ import Foundation
 import LinkJSON
 
 /// Runs a corpus against an implementation, judging each answer and handing the results to a
-/// sink as soon as they are judged: one at a time from an adapter, a chunk at a time in process.
+/// sink as soon as they are judged: from an adapter, whatever was judged since the sink was last
+/// called (one result when the adapter is slow), a chunk at a time in process.
 /// The runner keeps none back, so when to write is the sink's choice alone (`ResultWriter`
 /// commits every 1,000 results or 250 ms, on its own clock): a run killed, or an adapter that
 /// goes silent, leaves nothing judged waiting here. What is stored of an answer is bounded
@@ -33,7 +34,7 @@ public struct Runner: Sendable {
     public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
                     progress: @Sendable (Int, Int) -> Void = { _, _ in },
-                    shouldStop: @Sendable () -> Bool = { false },
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
                     sink: ([CaseResult]) throws -> Void) async throws -> Int {
         let work: [(SuiteCorpus, ConformanceCase)] = corpus.suites.flatMap { suite in suite.cases.map { (suite, $0) } }
         let total = work.count
@@ -54,28 +55,25 @@ public struct Runner: Sendable {
             // Chunks small enough that every core gets several, large enough to amortise a task.
             let chunk = max(1, min(256, total / (implementation.parallelism * 8)))
             let chunks = stride(from: 0, to: total, by: chunk).map { $0..<min($0 + chunk, total) }
-            // The group is drained before this returns, so `shouldStop` does not outlive the call.
-            try await withoutActuallyEscaping(shouldStop) { shouldStop in
-                try await withThrowingTaskGroup(of: [CaseResult].self) { group in
-                    var next = 0
-                    func submit() {
-                        let range = chunks[next]
-                        next += 1
-                        group.addTask {
-                            var out: [CaseResult] = []
-                            out.reserveCapacity(range.count)
-                            for index in range {
-                                if shouldStop() { break }
-                                out.append(await caseResult(index))
-                            }
-                            return out
+            try await withThrowingTaskGroup(of: [CaseResult].self) { group in
+                var next = 0
+                func submit() {
+                    let range = chunks[next]
+                    next += 1
+                    group.addTask {
+                        var out: [CaseResult] = []
+                        out.reserveCapacity(range.count)
+                        for index in range {
+                            if shouldStop() { break }
+                            out.append(await caseResult(index))
                         }
+                        return out
                     }
-                    while next < chunks.count && next < implementation.parallelism * 2 && !shouldStop() { submit() }
-                    while let results = try await group.next() {
-                        try record(results)
-                        if next < chunks.count && !shouldStop() { submit() }
-                    }
+                }
+                while next < chunks.count && next < implementation.parallelism * 2 && !shouldStop() { submit() }
+                while let results = try await group.next() {
+                    try record(results)
+                    if next < chunks.count && !shouldStop() { submit() }
                 }
             }
         } else if implementation.window <= 1 {
@@ -84,20 +82,24 @@ public struct Runner: Sendable {
                 try record([await caseResult(index)])
             }
         } else {
-            // An adapter: `window` requests outstanding, answers in any order.
-            let window = implementation.window
-            try await withThrowingTaskGroup(of: CaseResult.self) { group in
-                var next = 0
-                func submit() {
-                    let index = next
-                    next += 1
-                    group.addTask { await caseResult(index) }
+            // An adapter: `window` requests outstanding, answers in any order. Each answer's
+            // completion sends the next case (see PipelinedCases); this task judges.
+            let cases = PipelinedCases(implementation, work: work, shouldStop: shouldStop)
+            cases.start()
+            func judged(_ batch: [PipelinedCases<I>.Answered]) -> [CaseResult] {
+                batch.map { a in
+                    let (suite, c) = work[a.index]
+                    return judge(c, in: suite, answer: a.answer, nanos: a.nanos, expectedFailures: expectedFailures)
                 }
-                while next < total && next < window && !shouldStop() { submit() }
-                while let result = try await group.next() {
-                    try record([result])
-                    if next < total && !shouldStop() { submit() }
-                }
+            }
+            do {
+                while let batch = await cases.take() { try record(judged(batch)) }
+            } catch {
+                // The requests sent still finish before this returns (the implementation may be
+                // stopped as soon as it does).
+                cases.stop()
+                while await cases.take() != nil {}
+                throw error
             }
         }
         // Verdicts that came late (a case answered twice) replace the first ones.
@@ -132,12 +134,15 @@ public struct Runner: Sendable {
     }
 
     static func ask(_ implementation: some Implementation, _ c: ConformanceCase) async -> (Answer, Int64) {
-        guard implementation.supports(c.operation) else {
-            return (.skipped(reason: "\(implementation.displayName) does not implement \(c.operation)"), 0)
-        }
+        if let skipped = unsupported(implementation, c) { return (skipped, 0) }
         let started = ContinuousClock.now
         let answer = await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input, encodedInput: c.encodedInput))
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
+    }
+
+    /// The answer to a case whose operation the implementation does not implement; nil when it does.
+    static func unsupported(_ implementation: some Implementation, _ c: ConformanceCase) -> Answer? {
+        implementation.supports(c.operation) ? nil : .skipped(reason: "\(implementation.displayName) does not implement \(c.operation)")
     }
 
     /// Grades one answer, on the whole of it; the message is cut to what ``ResultLimits`` allows
