@@ -341,30 +341,35 @@ struct AASAAutomatonBuilder {
     /// The automaton without empty transitions and its cost, or nil as soon as the cost passes
     /// `limit`.
     func finish(start: Int, final: Int, limit: Int) -> (AASAAutomaton, Int)? {
-        var number: [Int: Int] = [start: 0]
+        // The new number of each state reached, by its number here (-1: not reached yet).
+        var number = [Int](repeating: -1, count: empties.count)
+        number[start] = 0
         var order = [start], head = 0
         var transitions: [[AASAAutomaton.Transition]] = []
         var accepting: [Bool] = []
         var cost = 0
+        var seen = Set<AASAAutomaton.Transition>()
         while head < order.count {
             let s = order[head]; head += 1
             var out: [AASAAutomaton.Transition] = []
-            var seen = Set<AASAAutomaton.Transition>()
             var accepts = false
-            for u in closure(s, cost: &cost) {
+            let reached = empties[s].isEmpty ? [s] : closure(s, cost: &cost)
+            if reached.count == 1 { cost += 1 }
+            // Edges are kept once: a state with one edge and no empty move has nothing to compare.
+            let dedupe = reached.count > 1 || edges[s].count > 1
+            if dedupe { seen.removeAll(keepingCapacity: true) }
+            for u in reached {
                 if u == final { accepts = true }
                 cost += edges[u].count
                 for (label, target) in edges[u] {
-                    let n: Int
-                    if let known = number[target] {
-                        n = known
-                    } else {
+                    var n = number[target]
+                    if n < 0 {
                         n = order.count
                         number[target] = n
                         order.append(target)
                     }
                     let t = AASAAutomaton.Transition(label: label, target: n)
-                    if seen.insert(t).inserted { out.append(t) }
+                    if !dedupe || seen.insert(t).inserted { out.append(t) }
                 }
             }
             if cost > limit { return nil }
