@@ -38,9 +38,8 @@ public enum AASARuleAnalysis {
         // Apps listed by the same entries have the same rules: read once for all of them (one
         // entry may list a thousand app IDs).
         var factsByEntries: [[Int]: [RuleFacts]] = [:]
-        let details = file.applinks?.details ?? []
         for appID in file.appIDs {
-            let entries = details.indices.filter { details[$0].appIDs.contains(appID) }
+            let entries = file.entries(listing: appID)
             let facts = factsByEntries[entries] ?? entries.flatMap { byEntry[$0] }.map { RuleFacts($0, work: &work) }
             factsByEntries[entries] = facts
             for j in facts.indices {
@@ -113,7 +112,7 @@ public enum AASARuleAnalysis {
         init(_ compiled: AASACompiledRule, work: inout Int) {
             self.compiled = compiled
             normalizedPath = compiled.rule.normalizedPath
-            pathUniversal = compiled.path.includes(Self.anyPath, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true
+            pathUniversal = Self.includes(compiled.path, Self.anyPath, &work)
             fragmentUniversal = compiled.fragment.isUniversal
             switch compiled.query {
             case .ignored: queryUniversal = true
@@ -132,6 +131,12 @@ public enum AASARuleAnalysis {
 
         var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
 
+        /// Whether `a` provably accepts all `b` accepts, within the per-decision budget and the
+        /// file's ``AASARuleAnalysis/workBudget`` (undecided counts as no).
+        static func includes(_ a: AASAAutomaton, _ b: AASAAutomaton, _ work: inout Int) -> Bool {
+            a.includes(b, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true
+        }
+
         /// Whether this (earlier) rule matches every URL `later` matches.
         func covers(_ later: RuleFacts, work: inout Int) -> Bool {
             let sameOptions = compiled.rule.options == later.compiled.rule.options
@@ -139,22 +144,22 @@ public enum AASARuleAnalysis {
                 guard sameOptions else { return false }
                 let (a, b) = (pathPrefix, later.pathPrefix)
                 if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
-                guard compiled.path.includes(later.compiled.path, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
+                guard Self.includes(compiled.path, later.compiled.path, &work) else { return false }
             }
             if !fragmentUniversal {
-                guard sameOptions, compiled.fragment.includes(later.compiled.fragment, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
+                guard sameOptions, Self.includes(compiled.fragment, later.compiled.fragment, &work) else { return false }
             }
             if !queryUniversal {
                 guard sameOptions else { return false }
                 switch (compiled.query, later.compiled.query) {
                 case (.whole(let a), .whole(let b)):
-                    guard a.includes(b, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
+                    guard Self.includes(a, b, &work) else { return false }
                 case (.items(let mine), .items(let theirs)):
                     // Every item this rule names must be named by `later` with a pattern whose
                     // values (and the empty value of an absent item) this rule accepts.
                     for item in mine {
                         guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
-                              item.value.includes(other.value, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true else { return false }
+                              Self.includes(item.value, other.value, &work) else { return false }
                     }
                 default:
                     return false

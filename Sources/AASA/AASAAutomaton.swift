@@ -216,8 +216,7 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
         let atoms = Self.alphabetAtoms([self, other])
         work += atoms.count
         struct Pair: Hashable { let a: Int; let b: [Int] }
-        var seen: Set<Pair> = []
-        seen.insert(Pair(a: 0, b: [0]))
+        var seen: Set<Pair> = [Pair(a: 0, b: [0])]
         var queue = [Pair(a: 0, b: [0])], head = 0
         while head < queue.count {
             let pair = queue[head]; head += 1
@@ -326,7 +325,7 @@ struct AASAAutomatonBuilder {
         return automaton
     }
 
-    func closure(_ s: Int, cost: inout Int) -> [Int] {
+    func closure(_ s: Int) -> [Int] {
         var seen: Set<Int> = [s], stack = [s], out = [s]
         while let x = stack.popLast() {
             for y in empties[x] where seen.insert(y).inserted {
@@ -334,7 +333,6 @@ struct AASAAutomatonBuilder {
                 out.append(y)
             }
         }
-        cost += out.count
         return out
     }
 
@@ -353,8 +351,8 @@ struct AASAAutomatonBuilder {
             let s = order[head]; head += 1
             var out: [AASAAutomaton.Transition] = []
             var accepts = false
-            let reached = empties[s].isEmpty ? [s] : closure(s, cost: &cost)
-            if reached.count == 1 { cost += 1 }
+            let reached = empties[s].isEmpty ? [s] : closure(s)
+            cost += reached.count
             // Edges are kept once: a state with one edge and no empty move has nothing to compare.
             let dedupe = reached.count > 1 || edges[s].count > 1
             if dedupe { seen.removeAll(keepingCapacity: true) }

@@ -352,12 +352,12 @@ extension AASAFile {
     /// The app's rules compiled once (see ``AASAMatcher``).
     public func matcher(appID: String) -> AASAMatcher { AASAMatcher(file: self, appID: appID) }
 
-    /// Each of the app's rules compiled on its own, without the shared tables of a matcher:
-    /// what the rule analysis reads. A rule past the compile budget is left uncompiled.
+    /// Each of the app's rules compiled on its own, without the shared tables of a matcher
+    /// (what a matcher and a one-off ``AASA/match(_:domain:appID:url:)`` start from). A rule past
+    /// the compile budget is left uncompiled.
     public func compiledRules(appID: String) -> [AASACompiledRule] {
         let byEntry = compiledRulesByEntry()
-        let details = applinks?.details ?? []
-        return details.indices.filter { details[$0].appIDs.contains(appID) }.flatMap { byEntry[$0] }
+        return entries(listing: appID).flatMap { byEntry[$0] }
     }
 
     /// What compiling a file's rules may cost, together: the states and transitions of their

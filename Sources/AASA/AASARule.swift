@@ -91,11 +91,13 @@ extension AASAFile {
     /// or its legacy `paths` when it has no `components` key.
     public func rules(for appID: String) -> [AASARule] {
         guard let applinks else { return [] }
-        var out: [AASARule] = []
-        for detail in applinks.details where detail.appIDs.contains(appID) {
-            out += rules(of: detail, in: applinks)
-        }
-        return out
+        return entries(listing: appID).flatMap { rules(of: applinks.details[$0], in: applinks) }
+    }
+
+    /// The indices of the `details` entries that list `appID`, in file order.
+    func entries(listing appID: String) -> [Int] {
+        let details = applinks?.details ?? []
+        return details.indices.filter { details[$0].appIDs.contains(appID) }
     }
 
     /// One entry's rules: its `components` in order, or its legacy `paths` when it has no

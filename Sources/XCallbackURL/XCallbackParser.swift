@@ -190,9 +190,10 @@ struct XCallbackParser {
         }
         if reserved {
             let decoded = XCallback.decodedText(b, name)
-            guard actionFindings.admits(.parameterReservedPrefix, decoded) else { return plusCheckOfAction(item, b) }
-            violations.append(XCallbackViolation(.parameterReservedPrefix, parameter: decoded, offset: name.lowerBound,
-                message: "the action parameter '\(CallbackInspection.shortened(decoded))' uses the x- prefix, which the specification keeps for its own parameters"))
+            if actionFindings.admits(.parameterReservedPrefix, decoded) {
+                violations.append(XCallbackViolation(.parameterReservedPrefix, parameter: decoded, offset: name.lowerBound,
+                    message: "the action parameter '\(CallbackInspection.shortened(decoded))' uses the x- prefix, which the specification keeps for its own parameters"))
+            }
         }
         plusCheckOfAction(item, b)
     }
