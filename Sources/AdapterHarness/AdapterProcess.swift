@@ -185,28 +185,22 @@ final class AdapterProcess: @unchecked Sendable {
     }
 
     /// Writes all of `bytes`, waiting for the pipe to take them (its end does not block: see
-    /// ``writeSome(_:_:)``).
+    /// ``writeSome(_:_:from:)``).
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                    continue
-                }
-                return false
-            }
-            offset += n
+        while true {
+            guard let written = writeSome(fd, bytes, from: offset) else { return false }
+            offset = written
+            if offset == bytes.count { return true }
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, -1)
         }
-        return true
     }
 
-    /// Writes what the pipe takes now: how many bytes, or nil when the adapter no longer reads.
-    private static func writeSome(_ fd: Int32, _ bytes: [UInt8]) -> Int? {
-        var offset = 0
+    /// Writes what the pipe takes now of `bytes` from `offset` on: the offset reached, or nil
+    /// when the adapter no longer reads.
+    private static func writeSome(_ fd: Int32, _ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var offset = start
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
