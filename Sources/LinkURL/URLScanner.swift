@@ -110,7 +110,10 @@ extension URLScan {
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
             i += 1
         }
-        if let scheme { checkScheme(b, scheme, t) }
+        // Components are read through `spans` (plain integers) inside the scan: reading them
+        // through the scan's own getters from a mutating method made the compiler copy the
+        // whole scan, diagnostics array included, and release the copy, on every link.
+        if let scheme = spans.scheme.range { checkScheme(b, scheme, t) }
 
         // Authority: after "//", up to the next '/', '?' or '#'. One pass also finds the last
         // '@' (the host starts after it: an earlier '@' is an invalid userinfo byte, and the host
@@ -144,8 +147,8 @@ extension URLScan {
         }
     }
 
-    func isFileScheme(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let scheme, scheme.count == 4 else { return false }
+    static func isFileScheme(_ b: UnsafeBufferPointer<UInt8>, _ scheme: Span) -> Bool {
+        guard scheme.lower == 0, scheme.upper == 4 else { return false }
         return (b[0] | 0x20) == UInt8(ascii: "f") && (b[1] | 0x20) == UInt8(ascii: "i")
             && (b[2] | 0x20) == UInt8(ascii: "l") && (b[3] | 0x20) == UInt8(ascii: "e")
     }
@@ -258,8 +261,8 @@ extension URLScan {
             _ = scan(b, from: hostStart, to: hostEnd, row: Row.host, component: .host, t)
             if colon >= 0 { spans.port = Span((colon + 1)..<r.upperBound) }
         }
-        if let host, host.isEmpty, !isFileScheme(b) { add(.emptyHost, host.lowerBound, .host) }
-        if let port = portRange {
+        if let host = spans.host.range, host.isEmpty, !Self.isFileScheme(b, spans.scheme) { add(.emptyHost, host.lowerBound, .host) }
+        if let port = spans.port.range {
             var value = 0
             for j in port {
                 let c = b[j]

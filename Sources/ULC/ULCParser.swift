@@ -12,8 +12,7 @@ public enum ULC {
     /// percent-decoding, case-sensitively; each callback value is decoded exactly once (`+` is
     /// data, not a space) and must then be an absolute https URL with a host.
     public static func parse(_ link: [UInt8], limits: URLLimits = .default) -> ULCLink {
-        var parser = Parser(url: LinkURL(parsing: link, limits: limits))
-        return parser.run()
+        Parser.run(LinkURL(parsing: link, limits: limits))
     }
 
     /// Reads a link given as a string.
@@ -22,14 +21,12 @@ public enum ULC {
     }
 }
 
-private struct Parser {
+/// The checks borrow the link (`borrowing`: the compiler refuses any copy of it, and `run`
+/// moves it into the result) and append to the violations they are handed. A parser that held the link in a property had it copied,
+/// retained and released, around each check and closure: a quarter of a parse's time.
+private enum Parser {
 
-    let url: LinkURL
-    var violations: [ULCViolation] = []
-
-    init(url: LinkURL) { self.url = url }
-
-    mutating func run() -> ULCLink {
+    static func run(_ url: consuming LinkURL) -> ULCLink {
         if url.isOverLimit {
             return ULCLink(kind: .invalid, url: url, action: nil, success: nil, error: nil, violations: [
                 ULCViolation(.linkTooLong, offset: url.diagnostics[0].offset,
@@ -55,23 +52,24 @@ private struct Parser {
             return ULCLink(kind: .notULC, url: url, action: nil, success: nil, error: nil, violations: [])
         }
 
-        checkAction()
-        checkSyntax()
-        if let fragment = FragmentReading(url, parameters: ULCParameter.names) {
+        var violations: [ULCViolation] = []
+        checkAction(url, &violations)
+        checkSyntax(url, &violations)
+        if url.fragment != nil, let fragment = FragmentReading(copy url, parameters: ULCParameter.names) {
             violations.append(ULCViolation(.linkHasFragment, offset: fragment.hash, message: fragment.message(form: "the ULC form")))
         }
-        let success = callback(.success, successItems)
-        let error = callback(.error, errorItems)
+        let success = callback(url, .success, successItems, &violations)
+        let error = callback(url, .error, errorItems, &violations)
         if errorItems.count == 0 {
             violations.append(ULCViolation(.errorMissing, parameter: .error,
                 message: "no ulc-error parameter: the receiver has no way to report a failed logout"))
         }
         let kind: ULCLink.Kind = violations.contains { $0.code.isFatal } ? .invalid : .ulc
-        return ULCLink(kind: kind, url: url, action: action(without: callbackItems),
-                       success: success, error: error, violations: violations)
+        let action = action(url, without: callbackItems)
+        return ULCLink(kind: kind, url: url, action: action, success: success, error: error, violations: violations)
     }
 
-    mutating func checkAction() {
+    static func checkAction(_ url: borrowing LinkURL, _ violations: inout [ULCViolation]) {
         if !url.isHTTPS {
             let scheme = url.text(of: .scheme) ?? ""
             violations.append(ULCViolation(.actionNotHTTPS, offset: 0,
@@ -89,17 +87,17 @@ private struct Parser {
         }
     }
 
-    mutating func checkSyntax() {
+    static func checkSyntax(_ url: borrowing LinkURL, _ violations: inout [ULCViolation]) {
         // An empty host is valid RFC 3986 syntax (reg-name may be empty); https's own need for
         // a host is action-no-host.
-        let syntax = url.scan.syntaxDiagnostics
-        guard let first = syntax.first else { return }
-        let count = syntax.count + url.droppedDiagnostics
+        guard let first = url.scan.firstSyntaxDiagnostic else { return }
+        let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
         violations.append(ULCViolation(.linkInvalidSyntax, offset: first.offset,
             message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(first))); Foundation then re-encodes the whole query and reads every parameter differently"))
     }
 
-    mutating func callback(_ parameter: ULCParameter, _ found: ParameterOccurrences) -> ULCCallback? {
+    static func callback(_ url: borrowing LinkURL, _ parameter: ULCParameter, _ found: ParameterOccurrences,
+                         _ violations: inout [ULCViolation]) -> ULCCallback? {
         let name = parameter.rawValue
         let valueRange: Range<Int>
         switch found.reading {
@@ -117,8 +115,9 @@ private struct Parser {
         // Read the way every x-callback-url callback is read; ULC adds that it is https.
         var findings: [CallbackFinding] = []
         let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { findings.append($0) }
-        let result = ULCCallback(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
-        guard !findings.isEmpty || !nested.scan.isHTTPS else { return result }
+        guard !findings.isEmpty || !nested.scan.isHTTPS else {
+            return ULCCallback(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
+        }
         let at = valueRange.lowerBound
         let text = nested.decoded ?? ""   // captured alone: capturing `nested` would copy it
         let words = { (r: Range<Int>?) in r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text }
@@ -126,7 +125,7 @@ private struct Parser {
         for finding in findings where finding.concernsEncoding {
             var cut: CallbackInspection.Cut?
             if case .rawDelimiter = finding {
-                cut = CallbackInspection.cut(after: valueRange, in: url, known: ULCParameter.names,
+                cut = CallbackInspection.cut(after: valueRange, in: copy url, known: ULCParameter.names,
                                              landedIn: "part of the logout action")
             }
             violations.append(ULC.violation(finding, parameter, offset: at, cut: cut, text: words))
@@ -137,15 +136,15 @@ private struct Parser {
         for finding in findings where !finding.concernsEncoding {
             violations.append(ULC.violation(finding, parameter, offset: at, text: words))
         }
-        return result
+        return ULCCallback(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
     }
 
     /// The link without the callback items, their separators or a fragment.
     ///
     /// The query is the kept items joined by `&`; the runs of kept items between callback items
     /// are copied whole, separators included, so empty items survive as they were.
-    func action(without callbacks: CallbackRanges) -> String {
-        guard let query = url.query, callbacks.complete else { return slowAction() }
+    static func action(_ url: borrowing LinkURL, without callbacks: CallbackRanges) -> String {
+        guard let query = url.query, callbacks.complete else { return slowAction(url) }
         // The runs of kept items: before, between and after the callback items.
         var runs = CallbackRanges()
         var start = query.lowerBound
@@ -157,14 +156,15 @@ private struct Parser {
         if callbacks.count == 0 || callbacks[callbacks.count - 1].upperBound < query.upperBound {
             runs.add(start..<query.upperBound)
         }
-        guard runs.complete else { return slowAction() }
-        let capacity = url.path.upperBound + query.count + 1
+        guard runs.complete else { return slowAction(url) }
+        let pathEnd = url.path.upperBound
+        let capacity = pathEnd + query.count + 1
         return url.bytes.withUnsafeBufferPointer { b in
             String(unsafeUninitializedCapacity: capacity) { out in
                 let base = UnsafeMutableRawPointer(out.baseAddress!)
                 let source = UnsafeRawPointer(b.baseAddress!)
-                base.copyMemory(from: source, byteCount: url.path.upperBound)
-                var w = url.path.upperBound
+                base.copyMemory(from: source, byteCount: pathEnd)
+                var w = pathEnd
                 for i in 0..<runs.count {
                     let run = runs[i]
                     out[w] = i == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&")
@@ -177,7 +177,7 @@ private struct Parser {
     }
 
     /// The same, item by item: for links with more callback items than ``CallbackRanges`` holds.
-    func slowAction() -> String {
+    static func slowAction(_ url: borrowing LinkURL) -> String {
         var out = Array(url.bytes[0..<url.path.upperBound])
         var first = true
         url.bytes.withUnsafeBufferPointer { b in

@@ -53,25 +53,27 @@ public enum CallbackInspection {
     public static func inspect(_ link: [UInt8], value: Range<Int>, limits: URLLimits = .default,
                                report: (CallbackFinding) -> Void) -> NestedURL {
         let nested = NestedURL(in: link, value: value, limits: limits)
-        if nested.isDoubleEncoded {
-            report(.doubleEncoded)
-            return nested
-        }
-        var sawDelimiter = false, sawPlus = false
-        for finding in nested.findings {
-            switch finding {
-            case .rawDelimiter(let offset, let byte) where !sawDelimiter:
-                sawDelimiter = true
-                report(.rawDelimiter(offset: offset, byte: byte))
-            case .plusSign(let offset) where !sawPlus:
-                sawPlus = true
-                report(.plus(offset: offset))
-            default: break
+        if !nested.findings.isEmpty {
+            if nested.isDoubleEncoded {
+                report(.doubleEncoded)
+                return nested
             }
-        }
-        guard nested.decoded != nil else {
-            report(.notUTF8)
-            return nested
+            var sawDelimiter = false, sawPlus = false
+            for finding in nested.findings {
+                switch finding {
+                case .rawDelimiter(let offset, let byte) where !sawDelimiter:
+                    sawDelimiter = true
+                    report(.rawDelimiter(offset: offset, byte: byte))
+                case .plusSign(let offset) where !sawPlus:
+                    sawPlus = true
+                    report(.plus(offset: offset))
+                default: break
+                }
+            }
+            if nested.decoded == nil {
+                report(.notUTF8)
+                return nested
+            }
         }
         urlFindings(nested.scan, report: report)
         return nested
@@ -79,7 +81,7 @@ public enum CallbackInspection {
 
     /// The findings of a URL already decoded and split as `scan`: `notAbsolute` (alone), or
     /// `noHost`, `userinfo` and `invalidSyntax`, each when it applies.
-    public static func urlFindings(_ scan: URLScan, report: (CallbackFinding) -> Void) {
+    public static func urlFindings(_ scan: borrowing URLScan, report: (CallbackFinding) -> Void) {
         guard scan.isAbsolute else {
             report(.notAbsolute)
             return

@@ -9,8 +9,8 @@ import LinkURL
 public enum XCallback {
     /// Reads a URL as an x-callback-url.
     public static func parse(_ url: [UInt8], limits: URLLimits = .default) -> XCallbackLink {
-        var parser = XCallbackParser(url: LinkURL(parsing: url, limits: limits))
-        return parser.run()
+        var parser = XCallbackParser()
+        return parser.run(LinkURL(parsing: url, limits: limits))
     }
 
     /// Reads a URL given as a string.

@@ -1,9 +1,13 @@
 import LinkURL
 
 /// Reads one URL as an x-callback-url (``XCallback/parse(_:limits:)``).
+///
+/// The parser holds only what the checks build up; the URL is borrowed by each check
+/// (`borrowing`: the compiler refuses any copy of it) and moved into the result at the end. A
+/// parser that kept the URL in a property had it copied, with its storage retained and
+/// released, around each check and closure.
 struct XCallbackParser {
 
-    let url: LinkURL
     var violations: [XCallbackViolation] = []
     /// What the action-parameter checks found beyond what they list (``listedPerCode``).
     var actionFindings = ActionFindings()
@@ -33,27 +37,27 @@ struct XCallbackParser {
         }
     }
 
-    init(url: LinkURL) { self.url = url }
+    init() {}
 
-    mutating func run() -> XCallbackLink {
+    mutating func run(_ url: consuming LinkURL) -> XCallbackLink {
         if url.isOverLimit {
-            return link(.invalid, violations: [
+            return Self.link(url, .invalid, violations: [
                 XCallbackViolation(.linkTooLong, offset: url.diagnostics[0].offset,
                                    message: "the URL is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"),
             ])
         }
-        guard url.isAbsolute, let host = url.host, hostIsXCallbackURL(host) else { return link(.notXCallback) }
+        guard url.isAbsolute, let host = url.host, Self.hostIsXCallbackURL(url, host) else { return Self.link(url, .notXCallback) }
         if url.bytes[host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             violations.append(XCallbackViolation(.hostNotLowercase, offset: host.lowerBound,
                 message: "the host is written '\(url.text(in: host))'; RFC 3986 makes it the same host as x-callback-url, but readers that compare it exactly (CallbackURLKit) do not recognise it"))
         }
-        checkAction()
+        checkAction(url)
         if let problem = url.scan.firstSyntaxDiagnostic {
             let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
                 message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
-        if let fragment = FragmentReading(url, parameters: XCallbackParameter.names) {
+        if url.fragment != nil, let fragment = FragmentReading(copy url, parameters: XCallbackParameter.names) {
             violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,
                                                  message: fragment.message(form: "the x-callback-url form", subject: "URL")))
         }
@@ -77,17 +81,17 @@ struct XCallbackParser {
         let source = found[.source]
         if case .repeated(let second, let count) = source.reading { duplicated(.source, second: second, count: count) }
         if let item = source.single, let value = item.value {
-            plusCheck(value, parameter: XCallbackParameter.source.rawValue, code: .valuePlus)
+            plusCheck(url, value, parameter: XCallbackParameter.source.rawValue, code: .valuePlus)
         }
-        let success = callback(.success, found[.success])
-        let error = callback(.error, found[.error])
-        let cancel = callback(.cancel, found[.cancel])
+        let success = callback(url, .success, found[.success])
+        let error = callback(url, .error, found[.error])
+        let cancel = callback(url, .cancel, found[.cancel])
         let kind: XCallbackLink.Kind = violations.contains { $0.code.isFatal } ? .invalid : .xcallback
         return XCallbackLink(kind: kind, url: url, success: success, error: error, cancel: cancel,
                              sourceItem: source.single, actionItems: actionItems, violations: violations)
     }
 
-    func link(_ kind: XCallbackLink.Kind, violations: [XCallbackViolation] = []) -> XCallbackLink {
+    static func link(_ url: consuming LinkURL, _ kind: XCallbackLink.Kind, violations: [XCallbackViolation] = []) -> XCallbackLink {
         XCallbackLink(kind: kind, url: url, success: nil, error: nil, cancel: nil, sourceItem: nil, actionItems: [], violations: violations)
     }
 
@@ -117,7 +121,7 @@ struct XCallbackParser {
     }
 
     /// The host is x-callback-url, in any letter case (RFC 3986 section 3.2.2).
-    func hostIsXCallbackURL(_ host: Range<Int>) -> Bool {
+    static func hostIsXCallbackURL(_ url: borrowing LinkURL, _ host: Range<Int>) -> Bool {
         let name: StaticString = "x-callback-url"
         guard host.count == name.utf8CodeUnitCount else { return false }
         let p = name.utf8Start
@@ -129,7 +133,7 @@ struct XCallbackParser {
         return true
     }
 
-    mutating func checkAction() {
+    mutating func checkAction(_ url: borrowing LinkURL) {
         let path = url.path
         let bytes = url.bytes
         let start = path.first.map { bytes[$0] == UInt8(ascii: "/") } == true ? path.lowerBound + 1 : path.lowerBound
@@ -202,12 +206,13 @@ struct XCallbackParser {
     mutating func plusCheckOfAction(_ item: QueryItem, _ b: UnsafeBufferPointer<UInt8>) {
         if let value = item.value, ByteSearch.first(UInt8(ascii: "+"), in: b, from: value.lowerBound, to: value.upperBound) < value.upperBound {
             let parameter = XCallback.decodedText(b, item.name)
-            if actionFindings.admits(.valuePlus, parameter) { plusCheck(value, parameter: parameter, code: .valuePlus) }
+            if actionFindings.admits(.valuePlus, parameter) { plusCheck(b, value, parameter: parameter, code: .valuePlus) }
         }
     }
 
     /// Says, in the last violation listed of each capped code, how many more parameters had it.
     mutating func noteOmittedActionFindings() {
+        guard !actionFindings.omitted.isEmpty else { return }
         for (code, count) in actionFindings.omitted {
             guard let last = violations.lastIndex(where: { $0.code == code }) else { continue }
             let v = violations[last]
@@ -217,8 +222,14 @@ struct XCallbackParser {
     }
 
     /// Reports the first raw `+` of a value.
-    mutating func plusCheck(_ value: Range<Int>, parameter: String, code: XCallbackViolation.Code) {
-        guard let plus = url.bytes[value].firstIndex(of: UInt8(ascii: "+")) else { return }
+    mutating func plusCheck(_ url: borrowing LinkURL, _ value: Range<Int>, parameter: String, code: XCallbackViolation.Code) {
+        url.bytes.withUnsafeBufferPointer { plusCheck($0, value, parameter: parameter, code: code) }
+    }
+
+    /// Reports the first raw `+` of a value, in the URL's bytes `b`.
+    mutating func plusCheck(_ b: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, parameter: String, code: XCallbackViolation.Code) {
+        let plus = ByteSearch.first(UInt8(ascii: "+"), in: b, from: value.lowerBound, to: value.upperBound)
+        guard plus < value.upperBound else { return }
         violations.append(XCallbackViolation(code, parameter: parameter, offset: plus,
             message: "the value of \(CallbackInspection.shortened(parameter)) holds a raw '+' at byte \(plus): RFC 3986 readers keep it, form-style readers (Chromium, URLSearchParams, parse_qsl) read a space; encode it as %2B"))
     }
@@ -229,7 +240,7 @@ struct XCallbackParser {
     }
 
     /// Reads and checks one callback parameter.
-    mutating func callback(_ parameter: XCallbackParameter, _ found: ParameterOccurrences) -> XCallbackValue? {
+    mutating func callback(_ url: borrowing LinkURL, _ parameter: XCallbackParameter, _ found: ParameterOccurrences) -> XCallbackValue? {
         let name = parameter.rawValue
         let valueRange: Range<Int>
         switch found.reading {
@@ -245,8 +256,21 @@ struct XCallbackParser {
         }
         var findings: [CallbackFinding] = []
         let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { findings.append($0) }
+        var unusable = false
+        if !findings.isEmpty { unusable = report(findings, url, parameter: name, value: valueRange, decoded: nested.decoded ?? "") }
+        if !unusable, let scheme = nested.scan.scheme,
+           nested.withDecodedBytes({ XCallbackPolicy.isRefused(scheme: UnsafeBufferPointer(rebasing: $0[scheme])) }) {
+            let schemeText = String(decoding: (nested.decoded ?? "").utf8.prefix(scheme.upperBound).dropFirst(scheme.lowerBound), as: UTF8.self)
+            violations.append(XCallbackViolation(.callbackSchemeRefused, parameter: name, offset: valueRange.lowerBound,
+                message: "\(name) uses the scheme '\(schemeText):', which a target app must never open (script, local-file and program-launching schemes)"))
+        }
+        return XCallbackValue(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
+    }
+
+    /// Lists a callback's findings as violations; returns whether one makes it unusable.
+    mutating func report(_ findings: [CallbackFinding], _ url: borrowing LinkURL, parameter name: String,
+                         value valueRange: Range<Int>, decoded text: String) -> Bool {
         let at = valueRange.lowerBound
-        let text = nested.decoded ?? ""
         var unusable = false
         for finding in findings {
             switch finding {
@@ -256,20 +280,14 @@ struct XCallbackParser {
             }
             var cut: CallbackInspection.Cut?
             if case .rawDelimiter = finding {
-                cut = CallbackInspection.cut(after: valueRange, in: url, known: XCallbackParameter.names,
+                cut = CallbackInspection.cut(after: valueRange, in: copy url, known: XCallbackParameter.names,
                                              landedIn: "a parameter of the action")
             }
             violations.append(Self.violation(finding, parameter: name, offset: at, cut: cut) { r in
                 r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text
             })
         }
-        if !unusable, let scheme = nested.scan.scheme,
-           text.utf8.withContiguousStorageIfAvailable({ XCallbackPolicy.isRefused(scheme: UnsafeBufferPointer(rebasing: $0[scheme])) }) == true {
-            let schemeText = String(decoding: text.utf8.prefix(scheme.upperBound).dropFirst(scheme.lowerBound), as: UTF8.self)
-            violations.append(XCallbackViolation(.callbackSchemeRefused, parameter: name, offset: at,
-                message: "\(name) uses the scheme '\(schemeText):', which a target app must never open (script, local-file and program-launching schemes)"))
-        }
-        return XCallbackValue(parameter: parameter, range: valueRange, link: url.bytes, decoded: nested.decoded)
+        return unusable
     }
 
     /// A finding as an x-callback-url violation (`noHost` is not one: custom schemes need no host).
