@@ -21,6 +21,21 @@ struct ComparatorTests {
             .first?.actual == "missing b; unexpected p:x")
     }
 
+    @Test func longKeyListsCompareAsSetsAndAMismatchNamesABoundedNumber() {
+        let expect: JSONValue = ["kind": "invalid", "violations": ["a", "b"]]
+        // 50,000 keys reported: compared through sets, not pair by pair.
+        let many = (0..<50_000).map { JSONValue.string("k\($0)") }
+        let found = parse.compare(expect, ["kind": "invalid", "violations": .array(many + ["a", "b"])], link)
+        #expect(found.count == 1)
+        let text = found.first?.description ?? ""
+        #expect(text.contains("and 49980 more"), "\(text.prefix(300))")
+        #expect(text.utf8.count < 1_000)
+        // The same keys, in another order and repeated: equal as sets.
+        let same: [JSONValue] = (0..<2_000).map { _ in "b" } + ["a"]
+        #expect(parse.compare(expect, ["kind": "invalid", "violations": .array(same)], link).isEmpty)
+        #expect(listed(Set(["z", "y"])) == "y, z")
+    }
+
     @Test func nullExpectationMeansAbsent() {
         #expect(parse.compare(["kind": "ulc", "success": nil], ["kind": "ulc"], link).isEmpty)
         #expect(parse.compare(["kind": "ulc", "success": nil], ["kind": "ulc", "success": "x"], link).count == 1)

@@ -15,23 +15,38 @@ func compareEqual(_ key: String, _ expect: JSONValue, _ got: JSONValue?, _ found
 
 /// Compares the expectation's list of violation keys under `field` (when it has one) with the
 /// keys an output reported, as sets; nothing is compared when the output reported none at all.
+///
+/// An adapter's answer may list any number of keys (up to the 1 MiB line): short lists are
+/// compared in place, long ones through sets, so the time stays linear; and a mismatch names at
+/// most ``listedKeys`` missing and unexpected keys, with how many more there are.
 func compareKeySets(_ field: String, _ expect: JSONValue, _ reported: [String]?, _ found: inout [Mismatch]) {
     guard let wanted = expect[field]?.arrayValue, let reported else { return }
-    // The lists are short: equal as sets when each side's keys all appear on the other side,
-    // checked without building anything. Sets are only built to describe a difference.
-    let covered = wanted.allSatisfy { w in
-        guard let key = w.stringValue else { return true }
-        return reported.contains(key)
+    // Short lists: equal as sets when each side's keys all appear on the other side, checked
+    // without building anything. Sets are built for long lists and to describe a difference.
+    if wanted.count * reported.count <= 1_024 {
+        let covered = wanted.allSatisfy { w in
+            guard let key = w.stringValue else { return true }
+            return reported.contains(key)
+        }
+        if covered && reported.allSatisfy({ r in wanted.contains { $0.stringValue == r } }) { return }
     }
-    if covered && reported.allSatisfy({ r in wanted.contains { $0.stringValue == r } }) { return }
     let want = Set(wanted.compactMap(\.stringValue))
     let got = Set(reported)
-    let missing = want.subtracting(got).sorted()
-    let extra = got.subtracting(want).sorted()
+    if want == got { return }
     var parts: [String] = []
-    if !missing.isEmpty { parts.append("missing " + missing.joined(separator: ", ")) }
-    if !extra.isEmpty { parts.append("unexpected " + extra.joined(separator: ", ")) }
+    if case let missing = want.subtracting(got), !missing.isEmpty { parts.append("missing " + listed(missing)) }
+    if case let extra = got.subtracting(want), !extra.isEmpty { parts.append("unexpected " + listed(extra)) }
     found.append(Mismatch(field, expected: "[" + want.sorted().joined(separator: ", ") + "]", actual: parts.joined(separator: "; ")))
+}
+
+/// Most keys a key-set mismatch names on each side.
+let listedKeys = 20
+
+/// Keys in order, at most ``listedKeys`` of them, then how many more.
+func listed(_ keys: Set<String>) -> String {
+    let sorted = keys.sorted()
+    let shown = sorted.prefix(listedKeys).joined(separator: ", ")
+    return sorted.count > listedKeys ? shown + " and \(sorted.count - listedKeys) more" : shown
 }
 
 /// The violation keys an output lists under `key`, when it lists any. Each item is a key
