@@ -117,6 +117,8 @@ public struct NestedURL: Sendable {
     public var url: LinkURL { LinkURL(parsing: decodedBytes, limits: limits) }
 
     /// Calls `body` with the decoded bytes, without copying them when they are valid UTF-8.
+    /// (Inlinable: a generic call across modules instantiated type metadata on every call.)
+    @inlinable
     public func withDecodedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let text = decoded, let result = try text.utf8.withContiguousStorageIfAvailable(body) {
             return result
