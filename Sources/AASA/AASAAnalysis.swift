@@ -96,8 +96,11 @@ public enum AASARuleAnalysis {
         return out
     }
 
-    /// One compiled rule with the facts the analysis asks about it, each computed once.
-    struct RuleFacts {
+    /// One compiled rule with the facts the analysis asks about it, each computed once. A class:
+    /// the pairwise loops read `facts[i]` for every earlier rule, and as a struct (a compiled
+    /// rule's automata, a string, arrays) each read copied and released it, an eighth of a whole
+    /// corpus run.
+    final class RuleFacts {
         let compiled: AASACompiledRule
         let pathUniversal: Bool
         let queryUniversal: Bool
