@@ -224,6 +224,11 @@ public final class AASADFA: Sendable {
         var work = 0
         /// Whether each state's member is case-sensitive.
         var sensitiveState: [Bool] = []
+        /// Scratch for the three characters of an escape: the state sets before and after each
+        /// character, deduplicated with their own marks (no set is allocated per step).
+        var escapeCurrent: [Int32] = [], escapeNext: [Int32] = []
+        var escapeMark: [Int32]
+        var escapeGeneration: Int32 = 0
 
         init(_ members: [Member]) {
             self.members = members
@@ -247,6 +252,7 @@ public final class AASADFA: Sendable {
                 total += Int32(a.stateCount)
             }
             mark = Array(repeating: -1, count: Int(total))
+            escapeMark = mark
         }
 
         func initial() -> [Int32] { offset }
@@ -284,18 +290,24 @@ public final class AASADFA: Sendable {
                     continue
                 }
                 // The three characters of an escape, one state set after another.
-                var current: Set<Int32> = [s]
+                escapeCurrent.removeAll(keepingCapacity: true)
+                escapeCurrent.append(s)
                 for c in chars {
-                    var following: Set<Int32> = []
-                    for from in current {
+                    escapeNext.removeAll(keepingCapacity: true)
+                    escapeGeneration += 1
+                    for from in escapeCurrent {
                         for e in Int(edgeFirst[Int(from)])..<Int(edgeFirst[Int(from) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
-                            following.insert(edgeTarget[e])
+                            let t = edgeTarget[e]
+                            if escapeMark[Int(t)] != escapeGeneration {
+                                escapeMark[Int(t)] = escapeGeneration
+                                escapeNext.append(t)
+                            }
                         }
                         work += Int(edgeFirst[Int(from) + 1] - edgeFirst[Int(from)]) + 1
                     }
-                    current = following
+                    swap(&escapeCurrent, &escapeNext)
                 }
-                for t in current where mark[Int(t)] != generation {
+                for t in escapeCurrent where mark[Int(t)] != generation {
                     mark[Int(t)] = generation
                     out.append(t)
                 }
