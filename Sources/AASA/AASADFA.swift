@@ -257,10 +257,21 @@ public final class AASADFA: Sendable {
 
         func initial() -> [Int32] { offset }
 
-        /// The characters a member reading `byte` compares.
+        /// The characters a member reading `byte` compares (from a table made once: building a
+        /// table asks this of all 256 bytes, and made each time it was half of a compile's
+        /// allocations).
         static func characters(_ byte: UInt8, caseSensitive: Bool) -> [UInt32] {
-            AASAInputText.characters(CollectionOfOne(byte), AASACompareOptions(caseSensitive: caseSensitive, percentEncoded: true))
+            caseSensitive ? byteReadings.sensitive[Int(byte)] : byteReadings.insensitive[Int(byte)]
         }
+
+        static let byteReadings: (sensitive: [[UInt32]], insensitive: [[UInt32]]) = {
+            func read(_ caseSensitive: Bool) -> [[UInt32]] {
+                (0..<256).map {
+                    AASAInputText.characters(CollectionOfOne(UInt8($0)), AASACompareOptions(caseSensitive: caseSensitive, percentEncoded: true))
+                }
+            }
+            return (read(true), read(false))
+        }()
 
         /// The states reached from `set`, each member reading a byte its own way: as
         /// `sensitive` when case-sensitive, else as `insensitive`.
