@@ -10,9 +10,15 @@ public enum AASA {
     /// Every diagnostic of the contract's table for the file: the structural and pattern ones of
     /// ``AASAFile/parse(_:)`` and the rule analysis (``AASARuleAnalysis``), in that order.
     public static func validate(_ bytes: [UInt8]) -> [AASADiagnostic] {
+        validate(bytes, memo: nil)
+    }
+
+    /// ``validate(_:)`` keeping compiled rules and what the analysis found about them in `memo`
+    /// (``AASAMemoStore``; nil: none): the same diagnostics, in the same order.
+    public static func validate(_ bytes: [UInt8], memo: (any AASAMemoStore)?) -> [AASADiagnostic] {
         let (file, diagnostics, locations) = AASAFile.read(bytes)
         guard let file else { return diagnostics }
-        return diagnostics + AASARuleAnalysis.diagnostics(file, locations: locations)
+        return diagnostics + AASARuleAnalysis.diagnostics(file, locations: locations, memo: memo)
     }
 
     /// `aasa.match` in one call: parses, compiles the app's rules and matches one URL. A file
@@ -22,5 +28,22 @@ public enum AASA {
     public static func match(_ bytes: [UInt8], domain: String, appID: String, url: String) -> AASAMatchResult {
         guard let file = AASAFile.parse(bytes).0 else { return .noMatch }
         return AASAMatcher.matchRuleByRule(file.compiledRules(appID: appID), url: url, domain: domain)
+    }
+
+    /// ``match(_:domain:appID:url:)`` keeping in `memo` the file read and its rules compiled
+    /// (by its bytes) and each rule compiled (by what it compiles from): the same answer.
+    public static func match(_ bytes: [UInt8], domain: String, appID: String, url: String, memo: (any AASAMemoStore)?) -> AASAMatchResult {
+        guard let memo else { return match(bytes, domain: domain, appID: appID, url: url) }
+        let key = AASAMemo.Key(kind: .file(AASAMemo.FileKey(bytes)))
+        let file: AASAFile?, byEntry: [[AASACompiledRule]]
+        if let value = memo.value(for: key), case .file(let f, let b) = value.kind {
+            (file, byEntry) = (f, b)
+        } else {
+            file = AASAFile.parse(bytes).0
+            byEntry = file?.compiledRulesByEntry(memo: memo) ?? []
+            memo.keep(AASAMemo.Value(kind: .file(file, byEntry), weight: bytes.count + 64 * (byEntry.joined().count + 1)), for: key)
+        }
+        guard let file else { return .noMatch }
+        return AASAMatcher.matchRuleByRule(file.entries(listing: appID).flatMap { byEntry[$0] }, url: url, domain: domain)
     }
 }

@@ -31,23 +31,29 @@ public enum AASARuleAnalysis {
         findings(file, compiled: file.compiledRulesByEntry())
     }
 
-    static func findings(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]]) -> [Finding] {
+    /// `memo` (``AASAMemoStore``) keeps each compiled rule's facts and each pair's inclusions
+    /// across files; the findings are the same without it.
+    static func findings(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]], memo: (any AASAMemoStore)? = nil) -> [Finding] {
         var out: [Finding] = []
         var budget = pairBudget
-        var work = 0
+        var meter = AASAWorkMeter()
+        let variables = file.applinks?.variables ?? [:]
         // Apps listed by the same entries have the same rules: read once for all of them (one
         // entry may list a thousand app IDs).
         var factsByEntries: [[Int]: [RuleFacts]] = [:]
         for appID in file.appIDs {
             let entries = file.entries(listing: appID)
-            let facts = factsByEntries[entries] ?? entries.flatMap { byEntry[$0] }.map { RuleFacts($0, work: &work) }
+            let facts = factsByEntries[entries] ?? entries.flatMap { byEntry[$0] }.map { compiled in
+                if let memo, compiled.isCompiled { return RuleFacts(compiled, variables: variables, memo: memo, meter: &meter) }
+                return RuleFacts(compiled, meter: &meter)
+            }
             factsByEntries[entries] = facts
             for j in facts.indices {
                 let later = facts[j].compiled.rule
                 var found: Finding?
                 for i in 0..<j where found == nil {
                     budget -= 1
-                    if budget < 0 || work > workBudget { return out }
+                    if budget < 0 || meter.work > workBudget { return out }
                     if facts[i].normalizedPath == facts[j].normalizedPath && facts[i].compiled.rule.sameSettings(as: later) {
                         found = Finding(code: .ruleDuplicate, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                     }
@@ -59,7 +65,7 @@ public enum AASARuleAnalysis {
                     }
                 }
                 if found == nil && !facts[j].isEmpty {
-                    for i in 0..<j where work <= workBudget && facts[i].covers(facts[j], work: &work) {
+                    for i in 0..<j where meter.work <= workBudget && facts[i].covers(facts[j], meter: &meter, memo: memo) {
                         found = Finding(code: .ruleUnreachable, appID: appID, rule: later, earlier: facts[i].compiled.rule)
                         break
                     }
@@ -70,16 +76,16 @@ public enum AASARuleAnalysis {
         return out
     }
 
-    static func diagnostics(_ file: AASAFile, locations: JSONLocations) -> [AASADiagnostic] {
+    static func diagnostics(_ file: AASAFile, locations: JSONLocations, memo: (any AASAMemoStore)? = nil) -> [AASADiagnostic] {
         var seen = Set<String>()
         var out: [AASADiagnostic] = []
-        let byEntry = file.compiledRulesByEntry()
+        let byEntry = file.compiledRulesByEntry(memo: memo)
         for rule in byEntry.joined() where !rule.isCompiled {
             let (line, column) = locations.nearestLocation(of: rule.rule.pointer)
             out.append(AASADiagnostic(.patternTooComplex, pointer: rule.rule.pointer, line: line, column: column,
                 message: "\(rule.rule.place) costs more to compile than the file has left of its budget (\(AASAFile.compileBudget) states and transitions, spent in file order): it is not compiled and matches no URL"))
         }
-        for f in findings(file, compiled: byEntry) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
+        for f in findings(file, compiled: byEntry, memo: memo) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
             let (line, column) = locations.nearestLocation(of: f.rule.pointer)
             let earlier = f.earlier.place
             let message: String
@@ -109,13 +115,16 @@ public enum AASARuleAnalysis {
         let pathPrefix: [UInt32]
         /// The path after the slash rules, made once (duplicates compare it pairwise).
         let normalizedPath: String
+        /// What the rule compiles from, when its facts and pairs go through a memo.
+        let key: AASAMemo.RuleKey?
 
         static let anyPath = AASAPatternCompiler.compile("/*", as: .path, options: .init())
 
-        init(_ compiled: AASACompiledRule, work: inout Int) {
+        init(_ compiled: AASACompiledRule, meter: inout AASAWorkMeter) {
             self.compiled = compiled
+            key = nil
             normalizedPath = compiled.rule.normalizedPath
-            pathUniversal = Self.includes(compiled.path, Self.anyPath, &work)
+            pathUniversal = Self.includes(compiled.path, Self.anyPath, &meter)
             fragmentUniversal = compiled.fragment.isUniversal
             switch compiled.query {
             case .ignored: queryUniversal = true
@@ -132,37 +141,84 @@ public enum AASARuleAnalysis {
             pathPrefix = requiredPrefix(compiled.path)
         }
 
+        /// The same facts of a compiled rule, kept in `memo` by what the rule compiles from.
+        init(_ compiled: AASACompiledRule, variables: [String: [String]], memo: any AASAMemoStore, meter: inout AASAWorkMeter) {
+            let key = AASAMemo.RuleKey(compiled.rule, variables: variables)
+            let memoKey = AASAMemo.Key(kind: .facts(key))
+            let facts: AASAMemo.Facts
+            if let value = memo.value(for: memoKey), case .facts(let f) = value.kind {
+                facts = f
+            } else {
+                // Decided from no work spent: the only inclusion is the path's against `/*`.
+                var fromZero = AASAWorkMeter()
+                let decided = RuleFacts(compiled, meter: &fromZero)
+                facts = AASAMemo.Facts(
+                    pathUniversal: AASAMemo.Metered(value: decided.pathUniversal, cost: fromZero.work, peak: fromZero.peak),
+                    queryUniversal: decided.queryUniversal, fragmentUniversal: decided.fragmentUniversal,
+                    isEmpty: decided.isEmpty, pathPrefix: decided.pathPrefix)
+                memo.keep(AASAMemo.Value(kind: .facts(facts), weight: key.weight + 64 + 4 * facts.pathPrefix.count), for: memoKey)
+            }
+            self.compiled = compiled
+            self.key = key
+            normalizedPath = compiled.rule.normalizedPath
+            pathUniversal = facts.pathUniversal.value(after: &meter.work, whenCut: false)
+            queryUniversal = facts.queryUniversal
+            fragmentUniversal = facts.fragmentUniversal
+            isEmpty = facts.isEmpty
+            pathPrefix = facts.pathPrefix
+        }
+
         var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
 
         /// Whether `a` provably accepts all `b` accepts, within the per-decision budget and the
         /// file's ``AASARuleAnalysis/workBudget`` (undecided counts as no).
-        static func includes(_ a: AASAAutomaton, _ b: AASAAutomaton, _ work: inout Int) -> Bool {
-            a.includes(b, budget: 20_000, work: &work, workLimit: AASARuleAnalysis.workBudget) == true
+        static func includes(_ a: AASAAutomaton, _ b: AASAAutomaton, _ meter: inout AASAWorkMeter) -> Bool {
+            a.includes(b, budget: 20_000, meter: &meter, workLimit: AASARuleAnalysis.workBudget) == true
+        }
+
+        /// ``covers(_:meter:)``, through `memo` when both rules' facts came from it: the checks
+        /// that decide without an inclusion are made here, the inclusions are kept by pair.
+        func covers(_ later: RuleFacts, meter: inout AASAWorkMeter, memo: (any AASAMemoStore)?) -> Bool {
+            guard let memo, let key, let laterKey = later.key else { return covers(later, meter: &meter) }
+            if !pathUniversal {
+                guard compiled.rule.options == later.compiled.rule.options else { return false }
+                let (a, b) = (pathPrefix, later.pathPrefix)
+                if !(a.starts(with: b) || b.starts(with: a)) { return false }
+            }
+            let memoKey = AASAMemo.Key(kind: .covers(key, laterKey))
+            let decided: AASAMemo.Metered<Bool>
+            if let value = memo.value(for: memoKey), case .covers(let m) = value.kind {
+                decided = m
+            } else {
+                decided = AASAMemo.Metered { covers(later, meter: &$0) }
+                memo.keep(AASAMemo.Value(kind: .covers(decided), weight: key.weight + laterKey.weight + 64), for: memoKey)
+            }
+            return decided.value(after: &meter.work, whenCut: false)
         }
 
         /// Whether this (earlier) rule matches every URL `later` matches.
-        func covers(_ later: RuleFacts, work: inout Int) -> Bool {
+        func covers(_ later: RuleFacts, meter: inout AASAWorkMeter) -> Bool {
             let sameOptions = compiled.rule.options == later.compiled.rule.options
             if !pathUniversal {
                 guard sameOptions else { return false }
                 let (a, b) = (pathPrefix, later.pathPrefix)
                 if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
-                guard Self.includes(compiled.path, later.compiled.path, &work) else { return false }
+                guard Self.includes(compiled.path, later.compiled.path, &meter) else { return false }
             }
             if !fragmentUniversal {
-                guard sameOptions, Self.includes(compiled.fragment, later.compiled.fragment, &work) else { return false }
+                guard sameOptions, Self.includes(compiled.fragment, later.compiled.fragment, &meter) else { return false }
             }
             if !queryUniversal {
                 guard sameOptions else { return false }
                 switch (compiled.query, later.compiled.query) {
                 case (.whole(let a), .whole(let b)):
-                    guard Self.includes(a, b, &work) else { return false }
+                    guard Self.includes(a, b, &meter) else { return false }
                 case (.items(let mine), .items(let theirs)):
                     // Every item this rule names must be named by `later` with a pattern whose
                     // values (and the empty value of an absent item) this rule accepts.
                     for item in mine {
                         guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
-                              Self.includes(item.value, other.value, &work) else { return false }
+                              Self.includes(item.value, other.value, &meter) else { return false }
                     }
                 default:
                     return false

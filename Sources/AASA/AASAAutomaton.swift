@@ -213,8 +213,16 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
     /// through (what a caller deciding many inclusions bounds in total); undecided too once
     /// `work` passes `workLimit`.
     public func includes(_ other: AASAAutomaton, budget: Int, work: inout Int, workLimit: Int = .max) -> Bool? {
+        var meter = AASAWorkMeter(work: work)
+        defer { work = meter.work }
+        return includes(other, budget: budget, meter: &meter, workLimit: workLimit)
+    }
+
+    /// ``includes(_:budget:work:workLimit:)``, also keeping in `meter` the last work checked
+    /// against `workLimit` (the most: work only grows).
+    func includes(_ other: AASAAutomaton, budget: Int, meter: inout AASAWorkMeter, workLimit: Int) -> Bool? {
         let atoms = Self.alphabetAtoms([self, other])
-        work += atoms.count
+        meter.work += atoms.count
         struct Pair: Hashable { let a: Int; let b: [Int] }
         var seen: Set<Pair> = [Pair(a: 0, b: [0])]
         var queue = [Pair(a: 0, b: [0])], head = 0
@@ -226,8 +234,9 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
                 for t in other.transitions[pair.a] where t.label.contains(c) {
                     let b = nextB ?? step(pair.b, c)
                     if nextB == nil {
-                        work += pair.b.count + 1
-                        if work > workLimit { return nil }
+                        meter.work += pair.b.count + 1
+                        meter.peak = meter.work
+                        if meter.work > workLimit { return nil }
                     }
                     nextB = b
                     let p = Pair(a: t.target, b: b)
@@ -316,12 +325,21 @@ struct AASAAutomatonBuilder {
     /// choices: each state then takes the edges of all the ones after it), not only the ones
     /// foreseen.
     static func build(_ tokens: [AASAToken], within budget: inout Int) -> AASAAutomaton? {
-        guard AASAPatternCompiler.stateCount(tokens) <= budget else { return nil }
+        var need = 0
+        return build(tokens, within: &budget, need: &need)
+    }
+
+    /// ``build(_:within:)``, setting `need`, on success, to the least budget it builds within
+    /// (the larger of the states counted first and the cost: with any less it fails).
+    static func build(_ tokens: [AASAToken], within budget: inout Int, need: inout Int) -> AASAAutomaton? {
+        let states = AASAPatternCompiler.stateCount(tokens)
+        guard states <= budget else { return nil }
         var b = AASAAutomatonBuilder()
         let start = b.newState()
         let final = b.add(tokens, from: start)
         guard let (automaton, cost) = b.finish(start: start, final: final, limit: budget) else { return nil }
         budget -= cost
+        need = max(states, cost)
         return automaton
     }
 

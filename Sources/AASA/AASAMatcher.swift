@@ -18,7 +18,8 @@ public struct AASACompiledRule: Sendable {
         case ignored
     }
 
-    public let rule: AASARule
+    /// Where the rule is written (set anew when the memo hands out a rule compiled elsewhere).
+    public internal(set) var rule: AASARule
     public let path: AASAAutomaton
     public let query: Query
     public let fragment: AASAAutomaton
@@ -40,16 +41,27 @@ public struct AASACompiledRule: Sendable {
     /// The rule compiled if that costs at most `budget` (taken from it); otherwise not compiled
     /// (every automaton empty), and `budget` unchanged.
     init(_ rule: AASARule, variables: [String: [String]], within budget: inout Int) {
+        var need = 0
+        self.init(rule, variables: variables, within: &budget, need: &need)
+    }
+
+    /// ``init(_:variables:within:)``, setting `need`, when the rule is compiled, to the least
+    /// budget it compiles within.
+    init(_ rule: AASARule, variables: [String: [String]], within budget: inout Int, need: inout Int) {
         self.rule = rule
         let options = rule.options
         // Legacy paths know `*` and `?` only (decided: variables came with components).
         let vars = rule.isLegacy ? [:] : variables
         var left = budget, fits = true
+        need = 0
         func automaton(_ pattern: String, _ kind: AASAPatternCompiler.Kind) -> AASAAutomaton {
-            guard fits, let a = AASAPatternCompiler.compile(pattern, as: kind, options: options, variables: vars, within: &left) else {
+            let spent = budget - left
+            var needed = 0
+            guard fits, let a = AASAPatternCompiler.compile(pattern, as: kind, options: options, variables: vars, within: &left, need: &needed) else {
                 fits = false
                 return .empty
             }
+            need = max(need, spent + needed)
             return a
         }
         var path = automaton(rule.path, .path)

@@ -118,9 +118,10 @@ public enum AASAPatternCompiler {
 
     /// ``compile(_:as:options:variables:)`` if building the automaton costs at most `budget`
     /// (``AASAAutomatonBuilder/build(_:within:)``), taking its cost from `budget`; else nil.
+    /// `need`: on success, the least budget the automaton builds within.
     static func compile(_ pattern: String, as kind: Kind, options: AASACompareOptions,
-                        variables: [String: [String]], within budget: inout Int) -> AASAAutomaton? {
-        AASAAutomatonBuilder.build(tokens(pattern, as: kind, options: options, variables: variables), within: &budget)
+                        variables: [String: [String]], within budget: inout Int, need: inout Int) -> AASAAutomaton? {
+        AASAAutomatonBuilder.build(tokens(pattern, as: kind, options: options, variables: variables), within: &budget, need: &need)
     }
 
     /// The tokens ``compile(_:as:options:variables:)`` builds its automaton from.

@@ -47,8 +47,9 @@ public struct MitIDAuthorize: Sendable {
         }
         let url = LinkURL(parsing: bytes)
         var occurrences = ParameterOccurrences()
+        // The items split once: splitting them again for each item made a link of n parameters cost n².
+        let items = url.queryItems
         url.forEachQueryItem { item in
-            let items = url.queryItems
             if items.nameEquals(item, "idp_params") { occurrences.add(item) }
         }
         var valueRange: Range<Int>?

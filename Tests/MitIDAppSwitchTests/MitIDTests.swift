@@ -90,3 +90,17 @@ struct ReturnLegTests {
         #expect(MitIDReturnLeg.judge(authorize: authorize("ios", "myapp://back"), aasa: aasa, assetLinks: nil, app: .init(appID: "ABCDE12345.com.example.app")).verdict == .noReturn)
     }
 }
+
+struct AuthorizeManyParametersTests {
+    /// A link of tens of thousands of parameters is read in time linear in its length (each
+    /// item used to split the whole query again), and `idp_params` is found among them.
+    @Test func manyParametersAfterIdpParams() {
+        let many = String(repeating: "&a=1", count: 15_000)
+        let clock = ContinuousClock()
+        var a: MitIDAuthorize?
+        let took = clock.measure { a = read(guideExample + many) }
+        #expect(a?.kind == .appSwitch)
+        #expect(took < .seconds(2))
+        #expect(keys(base + many + "&idp_params=%7B%7D&idp_params=%7B%7D").contains("idp-params-duplicated"))
+    }
+}

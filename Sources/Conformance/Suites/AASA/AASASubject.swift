@@ -10,16 +10,23 @@ public protocol AASASubject: Sendable {
     func entitlement(entries: [String], host: String) -> String?
 }
 
-/// LinkConform's reference: the `AASA` module.
+/// LinkConform's reference: the `AASA` module, keeping compiled rules in `cache` (the same
+/// answers; see ``AASACompileCache``): files that share rules, or a file matched against many
+/// URLs, compile each rule once.
 public struct ReferenceAASA: AASASubject {
-    public init() {}
+    let cache: AASACompileCache?
+
+    /// `cache`: nil compiles every file anew.
+    public init(cache: AASACompileCache? = .shared) {
+        self.cache = cache
+    }
 
     public func validate(file: [UInt8]) -> [AASADiagnostic] {
-        AASA.validate(file)
+        AASA.validate(file, memo: cache)
     }
 
     public func match(file: [UInt8], domain: String, appID: String, url: String) -> AASAMatchResult {
-        AASA.match(file, domain: domain, appID: appID, url: url)
+        AASA.match(file, domain: domain, appID: appID, url: url, memo: cache)
     }
 
     public func entitlement(entries: [String], host: String) -> String? {
