@@ -40,8 +40,12 @@ public enum AASA {
             (file, byEntry) = (f, b)
         } else {
             file = AASAFile.parse(bytes).0
-            byEntry = file?.compiledRulesByEntry(memo: memo) ?? []
-            memo.keep(AASAMemo.Value(kind: .file(file, byEntry), weight: bytes.count + 64 * (byEntry.joined().count + 1)), for: key)
+            var spent = 0
+            byEntry = file?.compiledRulesByEntry(memo: memo, spent: &spent) ?? []
+            // The file's weight counts its compiled automata: a file entry holds them even once
+            // the rules' own entries are gone (without them, 60 files at the compile budget
+            // held 870 MB against a weight of 44,000).
+            memo.keep(AASAMemo.Value(kind: .file(file, byEntry), weight: bytes.count + 64 * (byEntry.joined().count + 1) + spent), for: key)
         }
         guard let file else { return .noMatch }
         return AASAMatcher.matchRuleByRule(file.entries(listing: appID).flatMap { byEntry[$0] }, url: url, domain: domain)

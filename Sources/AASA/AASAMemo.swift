@@ -226,9 +226,17 @@ extension AASAFile {
     /// ``compiledRulesByEntry()`` through `memo` (nil: no memo): the same rules, the same ones
     /// left out.
     func compiledRulesByEntry(memo: (any AASAMemoStore)?) -> [[AASACompiledRule]] {
+        var spent = 0
+        return compiledRulesByEntry(memo: memo, spent: &spent)
+    }
+
+    /// The same, setting `spent` to the compile budget the rules took (what their automata
+    /// weigh: a store that keeps them counts it).
+    func compiledRulesByEntry(memo: (any AASAMemoStore)?, spent: inout Int) -> [[AASACompiledRule]] {
         guard let memo else { return compiledRulesByEntry() }
         guard let applinks else { return [] }
         var left = Self.compileBudget
+        defer { spent = Self.compileBudget - left }
         return applinks.details.map { detail in
             rules(of: detail, in: applinks).map { AASACompiledRule.compile($0, variables: applinks.variables, within: &left, memo: memo) }
         }

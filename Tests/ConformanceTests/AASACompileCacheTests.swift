@@ -116,6 +116,23 @@ struct AASACompileCacheTests {
         #expect(none.holding.rules.weight <= 50_000 && none.counters.evictions == 0)
     }
 
+    /// A file kept for `aasa.match` holds its compiled rules, so its weight counts them: files at
+    /// the compile budget, each with a rule of its own, are dropped as they come (before, their
+    /// weight was their bytes: the defaults kept 512 of them, about 14 MB each).
+    @Test func aFileKeptForMatchingWeighsItsCompiledRules() {
+        let cache = AASACompileCache()
+        for i in 0..<12 {
+            let path = "/" + String(repeating: "$(lang)", count: 72) + "/x\(i)"
+            let file = Array(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "\#(path)"}]}]}}"#.utf8)
+            #expect(AASA.match(file, domain: "example.com", appID: Self.app, url: "https://example.com/en/x\(i)", memo: cache)
+                    == AASA.match(file, domain: "example.com", appID: Self.app, url: "https://example.com/en/x\(i)"))
+            let held = cache.holding
+            #expect(held.files.weight <= AASACompileCache.fileLimits.weight && held.rules.weight <= AASACompileCache.ruleLimits.weight)
+            #expect(held.files.weight > held.files.count * 150_000, "\(held.files)")
+        }
+        #expect(cache.holding.files.count < 12)
+    }
+
     @Test func manyTasksShareOneCache() async {
         let cache = AASACompileCache(files: .init(count: 16, weight: 1 << 20), rules: .init(count: 64, weight: 400_000),
                                      pairs: .init(count: 256, weight: 1 << 20))
