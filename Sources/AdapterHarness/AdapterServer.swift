@@ -1,4 +1,5 @@
 import Conformance
+import ChildProcess
 import Foundation
 import LinkJSON
 import LinkURL
@@ -35,7 +36,7 @@ public enum AdapterServer {
             out.append(0x0A)
         }
         func complain(_ message: String) {
-            FileHandle.standardError.write(Data(("linkconform adapter: " + message + "\n").utf8))
+            StandardStreams.write("linkconform adapter: " + message + "\n", to: 2)
         }
 
         while true {

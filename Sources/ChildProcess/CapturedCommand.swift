@@ -22,10 +22,10 @@ public struct CapturedCommand: Sendable {
     /// fills up and blocks the command).
     public static func run(_ arguments: [String], input: [UInt8] = [], workingDirectory: String? = nil,
                            environment: [String: String] = [:]) throws -> CapturedCommand {
-        signal(SIGPIPE, SIG_IGN)   // a command that stops reading its input must not end us
+        StandardStreams.ignoreBrokenPipes()   // a command that stops reading its input must not end us
         let child = try SpawnedProcess(arguments: arguments, workingDirectory: workingDirectory, environment: environment)
         let writer = Thread {
-            if !input.isEmpty { Self.writeAll(child.input, input) }
+            if !input.isEmpty { StandardStreams.write(input, to: child.input) }
             child.closeInput()
         }
         writer.start()
@@ -50,15 +50,6 @@ public struct CapturedCommand: Sendable {
             if n > 0 { bytes.append(contentsOf: buffer[0..<n]); continue }
             if n < 0 && errno == EINTR { continue }
             return bytes
-        }
-    }
-
-    /// Writes every byte, or stops quietly when the reader has gone (EPIPE).
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
     }
 }

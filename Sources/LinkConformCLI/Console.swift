@@ -1,10 +1,13 @@
+import ChildProcess
 import Foundation
 import Reports
 
-/// Output helpers: stdout for results, stderr for progress and errors.
+/// Output helpers: stdout for results, stderr for progress and errors. A stream whose reader
+/// has gone (`linkconform run | head -2`) is written no more and the command goes on
+/// (``StandardStreams``): it still finishes, stores what it found and exits as it would.
 enum Console {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.write(text, to: 1)
     }
 
     static func line(_ text: String = "") {
@@ -12,11 +15,11 @@ enum Console {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("linkconform: " + Escaping.terminal(text, multiline: true) + "\n").utf8))
+        StandardStreams.write("linkconform: " + Escaping.terminal(text, multiline: true) + "\n", to: 2)
     }
 
     static func progressLine(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.write(text, to: 2)
     }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }

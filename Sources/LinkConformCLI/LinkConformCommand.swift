@@ -1,3 +1,4 @@
+import ChildProcess
 import ArgumentParser
 import Conformance
 
@@ -24,6 +25,13 @@ public struct LinkConformCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Output cut short (`linkconform run | head -2`) must not end a run before it has stored
+    /// its results: a write to the closed pipe fails and is dropped (``Console``).
+    public static func main() async {
+        StandardStreams.ignoreBrokenPipes()
+        await main(nil)
+    }
 }
 
 /// Exit codes shared by every command.
