@@ -22,7 +22,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// One lock over both parts of the state: a request is registered against the process it
     /// is written to in one step, so an exit can never miss it.
     private let lock = NSLock()
-    private var supervision: ProcessSupervision
+    private let supervision: ProcessSupervision
     private var requests = OutstandingRequests<Waiter>()
     /// Requests that must run alone (after an event that could not be pinned) wait here.
     private let gate = AsyncGate()
