@@ -277,7 +277,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             switch event {
             case .tooLong(let n): return .tooLong(n)
             case .line(let bytes):
-                do throws(JSONError) { return .value(try JSONParser.parse(bytes)) } catch { return .notJSON(error, bytes) }
+                do throws(JSONError) { return .value(try JSONParser.parse(bytes)) } catch { return .notJSON(error, Array(bytes.prefix(200))) }
             }
         }
         var wake: Wake = []

@@ -16,7 +16,8 @@ struct AdapterLaunchError: Error, CustomStringConvertible, LocalizedError {
 
 final class AdapterProcess: @unchecked Sendable {
     enum LineEvent {
-        case line([UInt8])
+        /// A line's bytes, valid only while the handler runs (see ``readLines(fd:maxLine:_:)``).
+        case line(ArraySlice<UInt8>)
         /// A line that passed the length limit (its length when it did); its bytes are dropped.
         case tooLong(Int)
     }
@@ -249,44 +250,49 @@ final class AdapterProcess: @unchecked Sendable {
     /// read, in order. A line longer than `maxLine` is reported as soon as it passes the limit
     /// (with the length it reached then), not when it ends: an adapter that writes without end
     /// is caught at once. The rest of that line is dropped.
+    ///
+    /// A line that one read brought whole is handed over as a slice of the read buffer, not
+    /// copied; only a line that a read left unfinished is gathered on the side. The slices are
+    /// valid while `handle` runs (it must not keep them: the next read reuses the buffer).
     static func readLines(fd: Int32, maxLine: Int, _ handle: ([LineEvent]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var pending: [UInt8] = []
-        var skipping = false   // while dropping the rest of a too-long line
+        var pending: [UInt8] = []   // the start of a line a read left unfinished
+        var skipping = false        // while dropping the rest of a too-long line
         var events: [LineEvent] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             var start = 0
-            buffer.withUnsafeBufferPointer { b in
-                while start < n {
-                    let newline = ByteSearch.first(0x0A, in: b, from: start, to: n)
-                    let piece = start..<newline
-                    if skipping {
-                        // dropped
-                    } else if pending.count + piece.count > maxLine {
-                        events.append(.tooLong(pending.count + piece.count))
-                        pending.removeAll(keepingCapacity: true)
-                        skipping = true
-                    } else {
-                        pending.append(contentsOf: b[piece])
+            while start < n {
+                let newline = buffer.withUnsafeBufferPointer { ByteSearch.first(0x0A, in: $0, from: start, to: n) }
+                let piece = start..<newline
+                if skipping {
+                    // dropped
+                } else if pending.count + piece.count > maxLine {
+                    events.append(.tooLong(pending.count + piece.count))
+                    pending.removeAll(keepingCapacity: true)
+                    skipping = true
+                } else if newline < n && pending.isEmpty {
+                    events.append(.line(buffer[piece]))
+                } else {
+                    pending.append(contentsOf: buffer[piece])
+                    if newline < n {
+                        // The event takes the gathered line's storage; the next one gathers anew.
+                        events.append(.line(pending[...]))
+                        pending = []
                     }
-                    guard newline < n else { break }
-                    if skipping {
-                        skipping = false
-                    } else {
-                        events.append(.line(pending))
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                    start = newline + 1
                 }
+                guard newline < n else { break }
+                skipping = false
+                start = newline + 1
             }
             if !events.isEmpty {
                 handle(events)
+                // Let go of the slices before the next read writes into the buffer.
                 events.removeAll(keepingCapacity: true)
             }
         }
-        if !skipping && !pending.isEmpty { handle([.line(pending)]) }
+        if !skipping && !pending.isEmpty { handle([.line(pending[...])]) }
     }
 }
