@@ -234,7 +234,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     }
 
     /// Registers the request against the current process (taking the lock once) and writes its
-    /// line: at once, or queued to go out with others (``AdapterProcess/enqueue(_:)``). False,
+    /// line: at once, or queued to go out with others (``AdapterProcess/enqueue(seq:_:)``). False,
     /// with nothing registered, when there is no process to send it to.
     private func queue(_ request: Request, for waiter: Waiter, writeAtOnce: Bool) -> Bool {
         lock.lock()
@@ -252,7 +252,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             AdapterProtocol.writeRunRequest(seq: seq, request, to: &line)
             _ = child.send(line)
         } else {
-            _ = child.enqueue { AdapterProtocol.writeRunRequest(seq: seq, request, to: &$0) }
+            _ = child.enqueue(seq: seq, request)
         }
         return true
     }

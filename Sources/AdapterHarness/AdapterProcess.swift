@@ -29,6 +29,10 @@ final class AdapterProcess: @unchecked Sendable {
     private var writeFailed = false
     private var writing = false
     private var queued: [UInt8] = []
+    /// The buffer the last flush wrote from, emptied with its capacity kept: the next flush
+    /// swaps it in for the queue, so that neither buffer grows again from nothing for each
+    /// burst (a window of requests with large inputs is hundreds of kilobytes).
+    private var spare: [UInt8] = []
     let stderrTail: ByteRing
 
     init(configuration: AdapterConfiguration, generation: Int,
@@ -49,6 +53,9 @@ final class AdapterProcess: @unchecked Sendable {
         // requests it sent without waiting (``flushWithoutWaiting()``); other writers wait for
         // the pipe with poll. The adapter's end is a file description of its own, unchanged.
         _ = fcntl(process.input, F_SETFL, fcntl(process.input, F_GETFL) | O_NONBLOCK)
+        #if os(Linux)
+        _ = fcntl(process.input, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
         let maxLine = configuration.maxLineBytes
         let out = process.output
         let err = process.error
@@ -106,23 +113,25 @@ final class AdapterProcess: @unchecked Sendable {
         return flush()
     }
 
-    /// Queues one message, which `write` appends to the queue, and sees that it is written
-    /// soon, in one system call with the messages queued meanwhile. False when the adapter no
-    /// longer reads its input.
+    /// Queues the `run` request `request` with `seq`, written straight into the queue, and sees
+    /// that it is written soon, in one system call with the messages queued meanwhile. False
+    /// when the adapter no longer reads its input. The request is only borrowed (written under
+    /// the lock taken by hand: a closure would copy it, retaining each of its references).
     ///
     /// The message that finds the queue empty arranges the flush. In a burst of completions
     /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
     /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
     /// woke go out in one write, and no other thread is woken for it. Elsewhere a task
     /// flushes, which runs after the requests already woken have queued theirs.
-    func enqueue(_ write: (inout [UInt8]) -> Void) -> Bool {
-        let owed: Bool? = writeLock.withLock {
-            guard !inputClosed && !writeFailed else { return nil }
-            let wasEmpty = queued.isEmpty && !writing
-            write(&queued)
-            return wasEmpty
+    func enqueue(seq: Int, _ request: borrowing Request) -> Bool {
+        writeLock.lock()
+        guard !inputClosed && !writeFailed else {
+            writeLock.unlock()
+            return false
         }
-        guard let owed else { return false }
+        let owed = queued.isEmpty && !writing
+        AdapterProtocol.writeRunRequest(seq: seq, request, to: &queued)
+        writeLock.unlock()
         if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
             Task { self.flush() }
         }
@@ -138,8 +147,7 @@ final class AdapterProcess: @unchecked Sendable {
         // Another flush in progress takes what was queued.
         guard !writing && !writeFailed && !queued.isEmpty else { return writeLock.unlock() }
         writing = true
-        var batch: [UInt8] = []
-        swap(&batch, &queued)
+        var batch = takeQueue()
         writeLock.unlock()
         let written = AdapterProcess.writeSome(process.input, batch)
         writeLock.lock()
@@ -150,8 +158,10 @@ final class AdapterProcess: @unchecked Sendable {
                 // What could not be written goes first, before what was queued meanwhile.
                 batch.removeFirst(written)
                 batch.append(contentsOf: queued)
-                queued = batch
+                swap(&batch, &queued)
             }
+            batch.removeAll(keepingCapacity: true)
+            spare = batch
             rest = !queued.isEmpty
         } else {
             writeFailed = true
@@ -170,19 +180,27 @@ final class AdapterProcess: @unchecked Sendable {
         if writing { writeLock.unlock(); return !writeFailed }
         writing = true
         let fd = process.input
-        var batch: [UInt8] = []
         while !queued.isEmpty && !writeFailed {
-            swap(&batch, &queued)
+            var batch = takeQueue()
             writeLock.unlock()
             let ok = AdapterProcess.writeAll(fd, batch)
             batch.removeAll(keepingCapacity: true)
             writeLock.lock()
+            spare = batch
             if !ok { writeFailed = true; queued.removeAll() }
         }
         writing = false
         let ok = !writeFailed
         writeLock.unlock()
         return ok
+    }
+
+    /// Under the write lock: what is queued, leaving the spare buffer (empty) as the queue.
+    private func takeQueue() -> [UInt8] {
+        var batch: [UInt8] = []
+        swap(&batch, &spare)
+        swap(&batch, &queued)
+        return batch
     }
 
     /// Writes all of `bytes`, waiting for the pipe to take them (its end does not block: see
