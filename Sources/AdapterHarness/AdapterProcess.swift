@@ -54,6 +54,10 @@ final class AdapterProcess: @unchecked Sendable {
         // the pipe with poll. The adapter's end is a file description of its own, unchanged.
         _ = fcntl(process.input, F_SETFL, fcntl(process.input, F_GETFL) | O_NONBLOCK)
         #if os(Linux)
+        // The pipe holds 1 MiB (the most an unprivileged process may ask by default), not 64
+        // KiB: a window of requests with inputs of a few kilobytes overflowed 64 KiB, and the
+        // rest of every burst's write waited for a task. When the kernel refuses (a user over
+        // its pipe quota), the pipe keeps its size and the writes go as before.
         _ = fcntl(process.input, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
         #endif
         let maxLine = configuration.maxLineBytes
