@@ -22,7 +22,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     /// One lock over both parts of the state: a request is registered against the process it
     /// is written to in one step, so an exit can never miss it.
     private let lock = NSLock()
-    private var supervision: ProcessSupervision
+    private let supervision: ProcessSupervision
     private var requests = OutstandingRequests<Waiter>()
     /// Requests that must run alone (after an event that could not be pinned) wait here.
     private let gate = AsyncGate()
@@ -234,7 +234,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     }
 
     /// Registers the request against the current process (taking the lock once) and writes its
-    /// line: at once, or queued to go out with others (``AdapterProcess/enqueue(_:)``). False,
+    /// line: at once, or queued to go out with others (``AdapterProcess/enqueue(seq:_:)``). False,
     /// with nothing registered, when there is no process to send it to.
     private func queue(_ request: Request, for waiter: Waiter, writeAtOnce: Bool) -> Bool {
         lock.lock()
@@ -252,7 +252,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             AdapterProtocol.writeRunRequest(seq: seq, request, to: &line)
             _ = child.send(line)
         } else {
-            _ = child.enqueue { AdapterProtocol.writeRunRequest(seq: seq, request, to: &$0) }
+            _ = child.enqueue(seq: seq, request)
         }
         return true
     }
@@ -277,7 +277,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             switch event {
             case .tooLong(let n): return .tooLong(n)
             case .line(let bytes):
-                do throws(JSONError) { return .value(try JSONParser.parse(bytes)) } catch { return .notJSON(error, bytes) }
+                do throws(JSONError) { return .value(try JSONParser.parse(bytes)) } catch { return .notJSON(error, Array(bytes.prefix(200))) }
             }
         }
         var wake: Wake = []

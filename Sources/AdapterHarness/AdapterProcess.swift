@@ -16,7 +16,8 @@ struct AdapterLaunchError: Error, CustomStringConvertible, LocalizedError {
 
 final class AdapterProcess: @unchecked Sendable {
     enum LineEvent {
-        case line([UInt8])
+        /// A line's bytes, valid only while the handler runs (see ``readLines(fd:maxLine:_:)``).
+        case line(ArraySlice<UInt8>)
         /// A line that passed the length limit (its length when it did); its bytes are dropped.
         case tooLong(Int)
     }
@@ -28,6 +29,10 @@ final class AdapterProcess: @unchecked Sendable {
     private var writeFailed = false
     private var writing = false
     private var queued: [UInt8] = []
+    /// The buffer the last flush wrote from, emptied with its capacity kept: the next flush
+    /// swaps it in for the queue, so that neither buffer grows again from nothing for each
+    /// burst (a window of requests with large inputs is hundreds of kilobytes).
+    private var spare: [UInt8] = []
     let stderrTail: ByteRing
 
     init(configuration: AdapterConfiguration, generation: Int,
@@ -48,6 +53,13 @@ final class AdapterProcess: @unchecked Sendable {
         // requests it sent without waiting (``flushWithoutWaiting()``); other writers wait for
         // the pipe with poll. The adapter's end is a file description of its own, unchanged.
         _ = fcntl(process.input, F_SETFL, fcntl(process.input, F_GETFL) | O_NONBLOCK)
+        #if os(Linux)
+        // The pipe holds 1 MiB (the most an unprivileged process may ask by default), not 64
+        // KiB: a window of requests with inputs of a few kilobytes overflowed 64 KiB, and the
+        // rest of every burst's write waited for a task. When the kernel refuses (a user over
+        // its pipe quota), the pipe keeps its size and the writes go as before.
+        _ = fcntl(process.input, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
         let maxLine = configuration.maxLineBytes
         let out = process.output
         let err = process.error
@@ -105,23 +117,25 @@ final class AdapterProcess: @unchecked Sendable {
         return flush()
     }
 
-    /// Queues one message, which `write` appends to the queue, and sees that it is written
-    /// soon, in one system call with the messages queued meanwhile. False when the adapter no
-    /// longer reads its input.
+    /// Queues the `run` request `request` with `seq`, written straight into the queue, and sees
+    /// that it is written soon, in one system call with the messages queued meanwhile. False
+    /// when the adapter no longer reads its input. The request is only borrowed (written under
+    /// the lock taken by hand: a closure would copy it, retaining each of its references).
     ///
     /// The message that finds the queue empty arranges the flush. In a burst of completions
     /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
     /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
     /// woke go out in one write, and no other thread is woken for it. Elsewhere a task
     /// flushes, which runs after the requests already woken have queued theirs.
-    func enqueue(_ write: (inout [UInt8]) -> Void) -> Bool {
-        let owed: Bool? = writeLock.withLock {
-            guard !inputClosed && !writeFailed else { return nil }
-            let wasEmpty = queued.isEmpty && !writing
-            write(&queued)
-            return wasEmpty
+    func enqueue(seq: Int, _ request: borrowing Request) -> Bool {
+        writeLock.lock()
+        guard !inputClosed && !writeFailed else {
+            writeLock.unlock()
+            return false
         }
-        guard let owed else { return false }
+        let owed = queued.isEmpty && !writing
+        AdapterProtocol.writeRunRequest(seq: seq, request, to: &queued)
+        writeLock.unlock()
         if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
             Task { self.flush() }
         }
@@ -137,8 +151,7 @@ final class AdapterProcess: @unchecked Sendable {
         // Another flush in progress takes what was queued.
         guard !writing && !writeFailed && !queued.isEmpty else { return writeLock.unlock() }
         writing = true
-        var batch: [UInt8] = []
-        swap(&batch, &queued)
+        var batch = takeQueue()
         writeLock.unlock()
         let written = AdapterProcess.writeSome(process.input, batch)
         writeLock.lock()
@@ -149,8 +162,10 @@ final class AdapterProcess: @unchecked Sendable {
                 // What could not be written goes first, before what was queued meanwhile.
                 batch.removeFirst(written)
                 batch.append(contentsOf: queued)
-                queued = batch
+                swap(&batch, &queued)
             }
+            batch.removeAll(keepingCapacity: true)
+            spare = batch
             rest = !queued.isEmpty
         } else {
             writeFailed = true
@@ -169,19 +184,27 @@ final class AdapterProcess: @unchecked Sendable {
         if writing { writeLock.unlock(); return !writeFailed }
         writing = true
         let fd = process.input
-        var batch: [UInt8] = []
         while !queued.isEmpty && !writeFailed {
-            swap(&batch, &queued)
+            var batch = takeQueue()
             writeLock.unlock()
             let ok = AdapterProcess.writeAll(fd, batch)
             batch.removeAll(keepingCapacity: true)
             writeLock.lock()
+            spare = batch
             if !ok { writeFailed = true; queued.removeAll() }
         }
         writing = false
         let ok = !writeFailed
         writeLock.unlock()
         return ok
+    }
+
+    /// Under the write lock: what is queued, leaving the spare buffer (empty) as the queue.
+    private func takeQueue() -> [UInt8] {
+        var batch: [UInt8] = []
+        swap(&batch, &spare)
+        swap(&batch, &queued)
+        return batch
     }
 
     /// Writes all of `bytes`, waiting for the pipe to take them (its end does not block: see
@@ -249,44 +272,49 @@ final class AdapterProcess: @unchecked Sendable {
     /// read, in order. A line longer than `maxLine` is reported as soon as it passes the limit
     /// (with the length it reached then), not when it ends: an adapter that writes without end
     /// is caught at once. The rest of that line is dropped.
+    ///
+    /// A line that one read brought whole is handed over as a slice of the read buffer, not
+    /// copied; only a line that a read left unfinished is gathered on the side. The slices are
+    /// valid while `handle` runs (it must not keep them: the next read reuses the buffer).
     static func readLines(fd: Int32, maxLine: Int, _ handle: ([LineEvent]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var pending: [UInt8] = []
-        var skipping = false   // while dropping the rest of a too-long line
+        var pending: [UInt8] = []   // the start of a line a read left unfinished
+        var skipping = false        // while dropping the rest of a too-long line
         var events: [LineEvent] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             var start = 0
-            buffer.withUnsafeBufferPointer { b in
-                while start < n {
-                    let newline = ByteSearch.first(0x0A, in: b, from: start, to: n)
-                    let piece = start..<newline
-                    if skipping {
-                        // dropped
-                    } else if pending.count + piece.count > maxLine {
-                        events.append(.tooLong(pending.count + piece.count))
-                        pending.removeAll(keepingCapacity: true)
-                        skipping = true
-                    } else {
-                        pending.append(contentsOf: b[piece])
+            while start < n {
+                let newline = buffer.withUnsafeBufferPointer { ByteSearch.first(0x0A, in: $0, from: start, to: n) }
+                let piece = start..<newline
+                if skipping {
+                    // dropped
+                } else if pending.count + piece.count > maxLine {
+                    events.append(.tooLong(pending.count + piece.count))
+                    pending.removeAll(keepingCapacity: true)
+                    skipping = true
+                } else if newline < n && pending.isEmpty {
+                    events.append(.line(buffer[piece]))
+                } else {
+                    pending.append(contentsOf: buffer[piece])
+                    if newline < n {
+                        // The event takes the gathered line's storage; the next one gathers anew.
+                        events.append(.line(pending[...]))
+                        pending = []
                     }
-                    guard newline < n else { break }
-                    if skipping {
-                        skipping = false
-                    } else {
-                        events.append(.line(pending))
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                    start = newline + 1
                 }
+                guard newline < n else { break }
+                skipping = false
+                start = newline + 1
             }
             if !events.isEmpty {
                 handle(events)
+                // Let go of the slices before the next read writes into the buffer.
                 events.removeAll(keepingCapacity: true)
             }
         }
-        if !skipping && !pending.isEmpty { handle([.line(pending)]) }
+        if !skipping && !pending.isEmpty { handle([.line(pending[...])]) }
     }
 }

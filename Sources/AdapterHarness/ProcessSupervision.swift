@@ -4,10 +4,12 @@ import Conformance
 /// launches so far, whether one is starting and who waits for it, what the adapter said it is,
 /// whether it was given up or stopped, and the notes the reports show.
 ///
-/// A value guarded by the adapter's lock, like ``OutstandingRequests``: the decisions (launch
-/// again? give up? ignore an event from a replaced process?) are transitions on it, and the
-/// waiting and launching happen outside the lock in ``AdapterImplementation``.
-struct ProcessSupervision {
+/// Guarded by the adapter's lock, like ``OutstandingRequests``: the decisions (launch again?
+/// give up? ignore an event from a replaced process?) are transitions on it, and the waiting and
+/// launching happen outside the lock in ``AdapterImplementation``. A class, not a value: every
+/// answer and every request looks at it, and a look at a value stored in the adapter would copy
+/// it (a dozen references retained and released each time).
+final class ProcessSupervision {
     typealias StartResult = Result<(ImplementationInfo, Set<String>), ImplementationError>
 
     /// Someone waiting for the handshake of one launch.
@@ -62,33 +64,33 @@ struct ProcessSupervision {
     }
 
     /// The first launch, from ``AdapterImplementation/start()``.
-    mutating func beginFirstLaunch() {
+    func beginFirstLaunch() {
         launches = 1
         starting = true
     }
 
     /// A new generation number for a launch about to happen.
-    mutating func nextGeneration() -> Int {
+    func nextGeneration() -> Int {
         generation += 1
         return generation
     }
 
-    mutating func adopt(_ child: AdapterProcess) { process = child }
+    func adopt(_ child: AdapterProcess) { process = child }
 
     /// The handshake of the first process that answered it says who the adapter is.
-    mutating func identify(_ info: ImplementationInfo) -> Bool {
+    func identify(_ info: ImplementationInfo) -> Bool {
         guard identity == nil else { return false }
         identity = info
         return true
     }
 
     /// A failed launch of `generation` forgets its process (unless replaced meanwhile).
-    mutating func forget(generation g: Int) {
+    func forget(generation g: Int) {
         if generation == g { process = nil }
     }
 
     /// A request found no process: what it should do.
-    mutating func nextStep() -> Step {
+    func nextStep() -> Step {
         if let gaveUp { return .fail(gaveUp) }
         if stopped { return .fail("the run was stopped") }
         // A process adopted but still shaking hands is not ready: a request written to it
@@ -107,14 +109,14 @@ struct ProcessSupervision {
     }
 
     /// Waits for the launch in progress, unless it already ended (then resumes at once).
-    mutating func waitForLaunch(_ c: CheckedContinuation<Void, Never>) -> Bool {
+    func waitForLaunch(_ c: CheckedContinuation<Void, Never>) -> Bool {
         guard starting else { return false }
         launchWaiters.append(c)
         return true
     }
 
     /// A launch ended: the requests waiting for it are returned, to be resumed.
-    mutating func endLaunch(_ result: Result<ImplementationInfo, ImplementationError>, first: Bool) -> [CheckedContinuation<Void, Never>] {
+    func endLaunch(_ result: Result<ImplementationInfo, ImplementationError>, first: Bool) -> [CheckedContinuation<Void, Never>] {
         starting = false
         switch result {
         case .failure(let error): gaveUp = first ? "the adapter did not start: \(error.message)" : "restart failed: \(error.message)"
@@ -125,19 +127,19 @@ struct ProcessSupervision {
     }
 
     /// Kills the current process; the next request starts a new one.
-    mutating func replace(because reason: String) {
+    func replace(because reason: String) {
         notes.append(reason)
         process?.kill()
         process = nil
     }
 
     /// The current process exited (`how`), already reaped by its reader.
-    mutating func exited() { process = nil }
+    func exited() { process = nil }
 
-    mutating func note(_ text: String) { notes.append(text) }
+    func note(_ text: String) { notes.append(text) }
 
     /// Stops for good and hands over the process to be finished.
-    mutating func stop() -> AdapterProcess? {
+    func stop() -> AdapterProcess? {
         stopped = true
         defer { process = nil }
         return process

@@ -11,14 +11,18 @@ import Foundation
 /// protocol itself (an adapter that answers at once is held to the harness's speed). Nothing
 /// is held back: a delivery wakes the runner if it waits, so while an adapter is silent every
 /// answer it already gave has reached the sink.
-final class PipelinedCases<I: Implementation>: @unchecked Sendable {
+///
+/// Not generic over the implementation: the runner's module cannot specialize it for an
+/// adapter's type, and unspecialized, every delivery looked up the metadata of its generic
+/// types at run time.
+final class PipelinedCases: @unchecked Sendable {
     struct Answered {
         let index: Int
         let answer: Answer
         let nanos: Int64
     }
 
-    private let implementation: I
+    private let implementation: any Implementation
     private let work: [(SuiteCorpus, ConformanceCase)]
     private let shouldStop: @Sendable () -> Bool
     private let lock = NSLock()
@@ -26,9 +30,13 @@ final class PipelinedCases<I: Implementation>: @unchecked Sendable {
     private var stopped = false
     private var slots: Int
     private var ready: [Answered] = []
+    /// A batch the runner has judged, emptied with its capacity kept (``recycle(_:)``): the next
+    /// take leaves it as `ready`, so that answers are delivered into memory already in use, not
+    /// into a new array (whose fresh pages the reader thread would fault in, burst after burst).
+    private var spare: [Answered] = []
     private var waiter: CheckedContinuation<[Answered]?, Never>?
 
-    init(_ implementation: I, work: [(SuiteCorpus, ConformanceCase)], shouldStop: @escaping @Sendable () -> Bool) {
+    init(_ implementation: any Implementation, work: [(SuiteCorpus, ConformanceCase)], shouldStop: @escaping @Sendable () -> Bool) {
         self.implementation = implementation
         self.work = work
         self.shouldStop = shouldStop
@@ -110,11 +118,17 @@ final class PipelinedCases<I: Implementation>: @unchecked Sendable {
     private func takeNow() -> [Answered]?? {
         if !ready.isEmpty {
             var batch: [Answered] = []
-            batch.reserveCapacity(ready.count)
+            swap(&batch, &spare)
             swap(&batch, &ready)
             return .some(batch)
         }
         return slots == 0 ? .some(nil) : .none
+    }
+
+    /// Hands back a batch that ``take()`` gave and that has been judged, for its storage.
+    func recycle(_ batch: inout [Answered]) {
+        batch.removeAll(keepingCapacity: true)
+        lock.withLock { if batch.capacity > spare.capacity { swap(&batch, &spare) } }
     }
 
     /// Every answer delivered since the last call, waiting for one if there is none; nil once

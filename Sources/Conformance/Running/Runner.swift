@@ -86,14 +86,17 @@ public struct Runner: Sendable {
             // completion sends the next case (see PipelinedCases); this task judges.
             let cases = PipelinedCases(implementation, work: work, shouldStop: shouldStop)
             cases.start()
-            func judged(_ batch: [PipelinedCases<I>.Answered]) -> [CaseResult] {
+            func judged(_ batch: [PipelinedCases.Answered]) -> [CaseResult] {
                 batch.map { a in
                     let (suite, c) = work[a.index]
                     return judge(c, in: suite, answer: a.answer, nanos: a.nanos, expectedFailures: expectedFailures)
                 }
             }
             do {
-                while let batch = await cases.take() { try record(judged(batch)) }
+                while var batch = await cases.take() {
+                    try record(judged(batch))
+                    cases.recycle(&batch)
+                }
             } catch {
                 // The requests sent still finish before this returns (the implementation may be
                 // stopped as soon as it does).
