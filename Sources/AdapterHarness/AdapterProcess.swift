@@ -33,6 +33,12 @@ final class AdapterProcess: @unchecked Sendable {
     /// swaps it in for the queue, so that neither buffer grows again from nothing for each
     /// burst (a window of requests with large inputs is hundreds of kilobytes).
     private var spare: [UInt8] = []
+    /// Where a flush that may wait for the adapter to read runs: a thread of its own (per
+    /// process; flushes are serial anyway), not Swift's cooperative pool, whose threads are as
+    /// many as the cores. A flush waits in `poll` for as long as an adapter does not read its
+    /// input (until its timeout kills it): two such adapters held both threads of a 2-core
+    /// machine, and every other task (other runs, other tests) waited with them.
+    private let writer = DispatchQueue(label: "adapter input")
     let stderrTail: ByteRing
 
     init(configuration: AdapterConfiguration, generation: Int,
@@ -125,8 +131,8 @@ final class AdapterProcess: @unchecked Sendable {
     /// The message that finds the queue empty arranges the flush. In a burst of completions
     /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
     /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
-    /// woke go out in one write, and no other thread is woken for it. Elsewhere a task
-    /// flushes, which runs after the requests already woken have queued theirs.
+    /// woke go out in one write, and no other thread is woken for it. Elsewhere the process's
+    /// ``writer`` flushes, taking whatever has been queued by the time it runs.
     func enqueue(seq: Int, _ request: borrowing Request) -> Bool {
         writeLock.lock()
         guard !inputClosed && !writeFailed else {
@@ -137,13 +143,13 @@ final class AdapterProcess: @unchecked Sendable {
         AdapterProtocol.writeRunRequest(seq: seq, request, to: &queued)
         writeLock.unlock()
         if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
-            Task { self.flush() }
+            writer.async { self.flush() }
         }
         return true
     }
 
     /// Writes what the pipe takes now (our end of it does not block) and leaves the rest, if
-    /// any, to a task. The thread of a burst of completions must not wait here: it may be the
+    /// any, to the ``writer``. The thread of a burst of completions must not wait here: it may be the
     /// reader, and an adapter blocked on a full output pipe reads no input until the reader
     /// drains it.
     private func flushWithoutWaiting() {
@@ -173,7 +179,7 @@ final class AdapterProcess: @unchecked Sendable {
             rest = false
         }
         writeLock.unlock()
-        if rest { Task { self.flush() } }
+        if rest { writer.async { self.flush() } }
     }
 
     /// Writes everything queued, including what others queue while this writes; a flush that
@@ -236,20 +242,26 @@ final class AdapterProcess: @unchecked Sendable {
         return offset
     }
 
-    /// Closes the adapter's input (after what is queued has been written).
-    func closeInput() {
+    /// Closes the adapter's input (after what is queued has been written), waiting for a
+    /// writer in progress until `deadline` at most. False when the writer was still waiting for
+    /// the adapter to read then: the input is left open (closing a descriptor another thread
+    /// writes to is a race), and the caller ends the process, which ends the write.
+    @discardableResult
+    func closeInput(before deadline: ContinuousClock.Instant) -> Bool {
         writeLock.lock()
         // A writer in progress empties the queue first; wait for it (it never holds the lock
         // while writing).
         while writing {
             writeLock.unlock()
+            if ContinuousClock.now >= deadline { return false }
             usleep(1_000)
             writeLock.lock()
         }
         defer { writeLock.unlock() }
-        guard !inputClosed else { return }
+        guard !inputClosed else { return true }
         inputClosed = true
         process.closeInput()
+        return true
     }
 
     /// Kills the process at once (SIGKILL): used when it misbehaved or hangs.
@@ -257,15 +269,19 @@ final class AdapterProcess: @unchecked Sendable {
         process.terminate(SIGKILL)
     }
 
-    /// Asks politely (input closed), then insists: used at the end of a run.
+    /// Asks politely (input closed), then insists: used at the end of a run. An adapter that
+    /// stopped reading its input with a write to it pending does not see its input closed:
+    /// waiting for that write used to wait for ever; it is ended like one that does not exit.
     func finish(grace: Duration) {
-        closeInput()
         let deadline = ContinuousClock.now + grace
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        let closed = closeInput(before: deadline)
+        while closed && process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
         if process.isRunning { process.terminate(SIGTERM) }
         let hard = ContinuousClock.now + .seconds(1)
         while process.isRunning && ContinuousClock.now < hard { usleep(5_000) }
         kill()
+        // The pending write fails now that nobody reads the pipe; then the input can close.
+        if !closed { closeInput(before: ContinuousClock.now + .seconds(5)) }
     }
 
     /// Reads `fd` to its end, handing over the lines (without their newlines) completed by each

@@ -70,6 +70,40 @@ struct AdapterPipeTests {
         await adapter.stop()
     }
 
+    /// Adapters that stop reading their input while requests larger than the pipe wait to be
+    /// written: the writes wait for them on threads of their own, not on Swift's cooperative
+    /// pool (as many threads as cores), which would otherwise be held by them until their
+    /// timeout, and every other task with it.
+    @Test func adaptersThatStopReadingDoNotHoldTheTaskPool() async throws {
+        let zoo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/zoo.py").path
+        let count = ProcessInfo.processInfo.activeProcessorCount + 1
+        var adapters: [AdapterImplementation] = []
+        for _ in 0..<count {
+            let adapter = AdapterImplementation(AdapterConfiguration(arguments: ["python3", zoo, "hang-all"], timeout: .seconds(30),
+                                                                     startTimeout: .seconds(10), window: 8))
+            _ = try await adapter.start()
+            adapters.append(adapter)
+        }
+        // Five requests of 400 KB each: the adapter reads the first and sleeps, the rest fill
+        // its 1 MiB input pipe and the write waits.
+        let padding = String(repeating: "a", count: 400_000)
+        for adapter in adapters {
+            for n in 0..<5 {
+                adapter.run(Request(caseID: "big-\(n)", operation: "ulc.parse", input: ["link": .string("https://a.example/" + padding)])) { _ in }
+            }
+        }
+        // Half a second for the writes to start waiting; then this task and a new one need a
+        // thread of the pool (with the writes waiting on it, both waited for the adapters'
+        // 30-second timeout).
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(500))
+        let answered = await Task.detached { 42 }.value
+        let waited = started.duration(to: .now)
+        #expect(answered == 42)
+        #expect(waited < .seconds(5), "tasks waited \(waited) for a thread of the pool")
+        for adapter in adapters { await adapter.stop() }
+    }
+
     /// Sends `total` requests, `window` at a time, each completion sending the next.
     final class Chain: @unchecked Sendable {
         let adapter: AdapterImplementation
