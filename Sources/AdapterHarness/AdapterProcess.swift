@@ -131,8 +131,9 @@ final class AdapterProcess: @unchecked Sendable {
     /// The message that finds the queue empty arranges the flush. In a burst of completions
     /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
     /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
-    /// woke go out in one write, and no other thread is woken for it. Elsewhere the process's
-    /// ``writer`` flushes, taking whatever has been queued by the time it runs.
+    /// woke go out in one write, and no other thread is woken for it. Elsewhere a task writes
+    /// what the pipe takes, after the requests already woken have queued theirs; what the pipe
+    /// does not take then is left to the process's ``writer``, which may wait.
     func enqueue(seq: Int, _ request: borrowing Request) -> Bool {
         writeLock.lock()
         guard !inputClosed && !writeFailed else {
@@ -143,7 +144,9 @@ final class AdapterProcess: @unchecked Sendable {
         AdapterProtocol.writeRunRequest(seq: seq, request, to: &queued)
         writeLock.unlock()
         if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
-            writer.async { self.flush() }
+            // A task (it runs after the requests already woken have queued theirs, so they go
+            // out in one write) that writes what the pipe takes now; a rest waits on the writer.
+            Task { self.flushWithoutWaiting() }
         }
         return true
     }
