@@ -205,21 +205,14 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
     /// Explores pairs (state of `other`, state set of `self`) breadth first; `nil` when more
     /// than `budget` pairs would be needed (undecided).
     public func includes(_ other: AASAAutomaton, budget: Int = 20_000) -> Bool? {
-        var work = 0
-        return includes(other, budget: budget, work: &work)
+        var meter = AASAWorkMeter()
+        return includes(other, budget: budget, meter: &meter, workLimit: .max)
     }
 
-    /// ``includes(_:budget:)``, adding to `work` what the decision cost: the states stepped
-    /// through (what a caller deciding many inclusions bounds in total); undecided too once
-    /// `work` passes `workLimit`.
-    public func includes(_ other: AASAAutomaton, budget: Int, work: inout Int, workLimit: Int = .max) -> Bool? {
-        var meter = AASAWorkMeter(work: work)
-        defer { work = meter.work }
-        return includes(other, budget: budget, meter: &meter, workLimit: workLimit)
-    }
-
-    /// ``includes(_:budget:work:workLimit:)``, also keeping in `meter` the last work checked
-    /// against `workLimit` (the most: work only grows).
+    /// ``includes(_:budget:)``, adding to `meter` what the decision cost: the states stepped
+    /// through (what a caller deciding many inclusions bounds in total), with the last work
+    /// checked against `workLimit` (the most: work only grows); undecided too once the work
+    /// passes `workLimit`.
     func includes(_ other: AASAAutomaton, budget: Int, meter: inout AASAWorkMeter, workLimit: Int) -> Bool? {
         let atoms = Self.alphabetAtoms([self, other])
         meter.work += atoms.count
@@ -314,8 +307,8 @@ struct AASAAutomatonBuilder {
     }
 
     static func build(_ tokens: [AASAToken]) -> AASAAutomaton {
-        var unlimited = Int.max
-        return build(tokens, within: &unlimited)!
+        var unlimited = Int.max, need = 0
+        return build(tokens, within: &unlimited, need: &need)!
     }
 
     /// Builds the automaton of `tokens` if that costs at most `budget` (its states, the states
@@ -323,14 +316,8 @@ struct AASAAutomatonBuilder {
     /// taking the cost from `budget`; nil, with `budget` unchanged, when it would cost more.
     /// Counting as it goes catches every way a pattern can blow up (a run of `*`, of nullable
     /// choices: each state then takes the edges of all the ones after it), not only the ones
-    /// foreseen.
-    static func build(_ tokens: [AASAToken], within budget: inout Int) -> AASAAutomaton? {
-        var need = 0
-        return build(tokens, within: &budget, need: &need)
-    }
-
-    /// ``build(_:within:)``, setting `need`, on success, to the least budget it builds within
-    /// (the larger of the states counted first and the cost: with any less it fails).
+    /// foreseen. On success `need` is the least budget it builds within (the larger of the
+    /// states counted first and the cost: with any less it fails).
     static func build(_ tokens: [AASAToken], within budget: inout Int, need: inout Int) -> AASAAutomaton? {
         let states = AASAPatternCompiler.stateCount(tokens)
         guard states <= budget else { return nil }

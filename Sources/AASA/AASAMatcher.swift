@@ -373,7 +373,7 @@ extension AASAFile {
     }
 
     /// What compiling a file's rules may cost, together: the states and transitions of their
-    /// automata and the states reached building them (``AASAAutomatonBuilder/build(_:within:)``).
+    /// automata and the states reached building them (``AASAAutomatonBuilder/build(_:within:need:)``).
     /// A 128 KB file can name `$(lang)` (615 codes) eighteen thousand times: compiled, tens of
     /// millions of states, minutes and gigabytes. The sources say nothing of a limit; this one is
     /// ours (docs/aasa.md, Matching rule 13): 73 uses of `$(lang)` (about 2,700 each) fit.

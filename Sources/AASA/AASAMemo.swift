@@ -78,13 +78,15 @@ public enum AASAMemo {
         }
         let kind: Kind
 
-        /// Which of the kinds it is: `file`, `rule`, `facts` or `covers` (a store may bound each on its own).
-        public var family: String {
+        /// Which of the kinds it is (a store may bound each on its own).
+        public enum Family: Sendable { case file, rule, facts, covers }
+
+        public var family: Family {
             switch kind {
-            case .file: "file"
-            case .rule: "rule"
-            case .facts: "facts"
-            case .covers: "covers"
+            case .file: .file
+            case .rule: .rule
+            case .facts: .facts
+            case .covers: .covers
             }
         }
     }
@@ -126,7 +128,7 @@ public enum AASAMemo {
         var failsWithin = -1
     }
 
-    /// A value decided with inclusion work (``AASAAutomaton/includes(_:budget:work:workLimit:)``)
+    /// A value decided with inclusion work (``AASAAutomaton/includes(_:budget:meter:workLimit:)``)
     /// counted from zero against ``AASARuleAnalysis/workBudget``: the work it added, and the most
     /// work a check inside it saw (nil when none was checked). Started with `work` already spent,
     /// the same decision is cut short exactly when `work + peak` passes the limit.

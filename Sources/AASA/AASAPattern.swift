@@ -117,7 +117,7 @@ public enum AASAPatternCompiler {
     }
 
     /// ``compile(_:as:options:variables:)`` if building the automaton costs at most `budget`
-    /// (``AASAAutomatonBuilder/build(_:within:)``), taking its cost from `budget`; else nil.
+    /// (``AASAAutomatonBuilder/build(_:within:need:)``), taking its cost from `budget`; else nil.
     /// `need`: on success, the least budget the automaton builds within.
     static func compile(_ pattern: String, as kind: Kind, options: AASACompareOptions,
                         variables: [String: [String]], within budget: inout Int, need: inout Int) -> AASAAutomaton? {

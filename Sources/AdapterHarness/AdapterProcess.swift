@@ -36,8 +36,8 @@ final class AdapterProcess: @unchecked Sendable {
     /// Where a flush that may wait for the adapter to read runs: a thread of its own (per
     /// process; flushes are serial anyway), not Swift's cooperative pool, whose threads are as
     /// many as the cores. A flush waits in `poll` for as long as an adapter does not read its
-    /// input (until its timeout kills it): two such adapters held both threads of a 2-core
-    /// machine, and every other task (other runs, other tests) waited with them.
+    /// input (until its timeout kills it): as many such adapters as cores held every thread of
+    /// the pool, and every other task (other runs, other tests) waited with them.
     private let writer = DispatchQueue(label: "adapter input")
     let stderrTail: ByteRing
 

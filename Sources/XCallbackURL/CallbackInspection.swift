@@ -113,7 +113,7 @@ public enum CallbackInspection {
     /// let url = LinkURL(parsing: "s://x-callback-url/a?x-success=b://c?d=1&e=2")
     /// CallbackInspection.cut(after: 31..<40, in: url, known: ["x-success"], landedIn: "an action parameter")?.stray   // "e=2"
     /// ```
-    public static func cut(after value: Range<Int>, in url: LinkURL, known: [String], landedIn: String) -> Cut? {
+    public static func cut(after value: Range<Int>, in url: borrowing LinkURL, known: [String], landedIn: String) -> Cut? {
         guard value.upperBound < url.bytes.count else { return nil }
         let delimiter = url.bytes[value.upperBound]
         if delimiter == UInt8(ascii: "#") { return Cut(at: value.upperBound, delimiter: delimiter, stray: nil, landedIn: landedIn) }

@@ -32,7 +32,7 @@ public struct FragmentReading: Sendable, Hashable {
     }
 
     /// Reads `url`'s fragment, looking for the names in `parameters`; nil when there is none.
-    public init?(_ url: LinkURL, parameters: [String]) {
+    public init?(_ url: borrowing LinkURL, parameters: [String]) {
         guard let fragment = url.fragment else { return nil }
         hash = fragment.lowerBound - 1
         var last: QueryItem?

@@ -57,7 +57,7 @@ struct XCallbackParser {
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
                 message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
-        if url.fragment != nil, let fragment = FragmentReading(copy url, parameters: XCallbackParameter.names) {
+        if let fragment = FragmentReading(url, parameters: XCallbackParameter.names) {
             violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,
                                                  message: fragment.message(form: "the x-callback-url form", subject: "URL")))
         }
@@ -280,7 +280,7 @@ struct XCallbackParser {
             }
             var cut: CallbackInspection.Cut?
             if case .rawDelimiter = finding {
-                cut = CallbackInspection.cut(after: valueRange, in: copy url, known: XCallbackParameter.names,
+                cut = CallbackInspection.cut(after: valueRange, in: url, known: XCallbackParameter.names,
                                              landedIn: "a parameter of the action")
             }
             violations.append(Self.violation(finding, parameter: name, offset: at, cut: cut) { r in

@@ -45,21 +45,21 @@ public final class AASACompileCache: AASAMemoStore, @unchecked Sendable {
     }
 
     public func value(for key: AASAMemo.Key) -> AASAMemo.Value? {
-        lock.withLock {
-            switch key.family {
-            case "file": files.value(for: key)
-            case "covers": pairs.value(for: key)
-            default: rules.value(for: key)
-            }
-        }
+        withList(for: key) { $0.value(for: key) }
     }
 
     public func keep(_ value: AASAMemo.Value, for key: AASAMemo.Key) {
+        withList(for: key) { $0.keep(value, for: key, weight: value.weight) }
+    }
+
+    /// Runs `body` under the lock on the list `key`'s family is kept in (rules and their facts
+    /// share one).
+    private func withList<R>(for key: AASAMemo.Key, _ body: (inout LRUList<AASAMemo.Key, AASAMemo.Value>) -> R) -> R {
         lock.withLock {
             switch key.family {
-            case "file": files.keep(value, for: key, weight: value.weight)
-            case "covers": pairs.keep(value, for: key, weight: value.weight)
-            default: rules.keep(value, for: key, weight: value.weight)
+            case .file: body(&files)
+            case .covers: body(&pairs)
+            case .rule, .facts: body(&rules)
             }
         }
     }
