@@ -153,12 +153,7 @@ public enum LinkMutator {
             let span = randomSpan(link, maxLength: 16, rng: &rng)
             let piece = span.isEmpty ? [UInt8(ascii: "a")] : Array(link[span])
             let copies = max(1, (target - link.count + piece.count - 1) / piece.count)
-            var grown: [UInt8] = []
-            grown.reserveCapacity(link.count + copies * piece.count)
-            grown += link[..<span.upperBound]
-            for _ in 0..<copies { grown += piece }
-            grown += link[span.upperBound...]
-            out = grown
+            out = repeating(piece, copies, at: span.upperBound, in: link)
         case .insertDelimiter:
             out = insert(delimiters.randomElement(using: &rng)!, into: link, rng: &rng)
         case .changeScheme:
@@ -245,6 +240,31 @@ public enum LinkMutator {
         var i = i
         while i > 0 && !isBoundary(bytes, i) { i -= 1 }
         return i
+    }
+
+    /// `bytes` with `copies` copies of `piece` inserted at `at`. The copies are made by doubling
+    /// (one copy, then the copied run onto its own end): an oversized part is up to 65,540 bytes
+    /// of a piece as short as one byte, and appending piece by piece cost more than the rest of
+    /// a fuzzing step.
+    static func repeating(_ piece: [UInt8], _ copies: Int, at: Int, in bytes: [UInt8]) -> [UInt8] {
+        let run = piece.count * copies
+        guard run > 0 else { return bytes }
+        let total = bytes.count + run
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            let base = out.baseAddress!
+            bytes.withUnsafeBufferPointer { source in
+                if at > 0 { base.initialize(from: source.baseAddress!, count: at) }
+                if at < source.count { (base + at + run).initialize(from: source.baseAddress! + at, count: source.count - at) }
+            }
+            piece.withUnsafeBufferPointer { (base + at).initialize(from: $0.baseAddress!, count: $0.count) }
+            var filled = piece.count
+            while filled < run {
+                let step = min(filled, run - filled)
+                (base + at + filled).initialize(from: base + at, count: step)
+                filled += step
+            }
+            initialized = total
+        }
     }
 
     static func insert(_ piece: [UInt8], into bytes: [UInt8], rng: inout SeededGenerator) -> [UInt8] {

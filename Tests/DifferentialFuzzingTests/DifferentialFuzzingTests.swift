@@ -1,5 +1,5 @@
 import Conformance
-import DifferentialFuzzing
+@testable import DifferentialFuzzing
 import Foundation
 import LinkJSON
 import ResultsStore
@@ -84,6 +84,23 @@ struct MutatorTests {
         #expect(big.count >= 300)
         let nested = String(decoding: LinkMutator.mutate(link, .nestCallback, donors: [], rng: &rng), as: UTF8.self)
         #expect(nested.count > link.count && nested.hasPrefix("https://a.example/x?"))
+    }
+
+    /// The oversize mutation's copies (made by doubling) are the piece repeated, put where the
+    /// piece by piece construction put them, for every place and for pieces of 1 to 5 bytes.
+    @Test func oversizedPartsAreThePieceRepeatedInPlace() {
+        let link = Array("https://a.example/x?q=1".utf8)
+        for piece in ["a", "%2", "abc", "&x=1", "%25%2"].map({ Array($0.utf8) }) {
+            for copies in [1, 2, 3, 7, 64, 1_000] {
+                for at in [0, 1, 9, link.count - 1, link.count] {
+                    var expected = Array(link[..<at])
+                    for _ in 0..<copies { expected += piece }
+                    expected += link[at...]
+                    #expect(LinkMutator.repeating(piece, copies, at: at, in: link) == expected, "\(piece) x\(copies) at \(at)")
+                }
+            }
+        }
+        #expect(LinkMutator.repeating([], 5, at: 3, in: link) == link)
     }
 
     @Test func jsonMutationsKeepOrBreakTheDocumentDeterministically() {
