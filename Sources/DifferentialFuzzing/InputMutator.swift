@@ -98,8 +98,9 @@ public struct InputMutator: Sendable {
         let firstNonSpace = s.utf8.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         let out: String
         if firstNonSpace == UInt8(ascii: "{") || firstNonSpace == UInt8(ascii: "[") {
-            let donorTexts = (donors[key] ?? []).prefix(16).map { String(decoding: $0, as: UTF8.self) }
-            out = JSONTextMutator.mutate(s, donors: donorTexts.randomElement(using: &rng).map { [$0] } ?? [], rng: &rng)
+            // One donor of the first 16, made a string only once picked.
+            let donor = (donors[key] ?? []).prefix(16).randomElement(using: &rng).map { String(decoding: $0, as: UTF8.self) }
+            out = JSONTextMutator.mutate(s, donors: donor.map { [$0] } ?? [], rng: &rng)
         } else {
             out = String(decoding: LinkMutator.mutate(Array(s.utf8), donors: donors[key] ?? [], rng: &rng), as: UTF8.self)
         }

@@ -15,6 +15,13 @@ public enum JSONMutation: String, CaseIterable, Sendable {
     case mutateString, deepen, textBreak
 }
 
+extension JSONMutation {
+    /// Whether the mutation may take material (nodes, keys, strings) from other inputs.
+    var readsDonors: Bool {
+        [.duplicateMember, .addMember, .duplicateItem, .mutateString].contains(self)
+    }
+}
+
 public enum JSONTextMutator {
     /// Values a retyped node becomes.
     static let replacements: [JSONValue] = [.null, true, false, 0, -1, 1e300, "", "*", "?", [], [:], ["*"], ["/": "*"]]
@@ -26,10 +33,10 @@ public enum JSONTextMutator {
         guard mutation != .textBreak, let value = try? JSONParser.parse(text, options: options) else {
             return textBreak(text, rng: &rng)
         }
-        let donorValues = donors.compactMap { try? JSONParser.parse($0, options: options) }
+        // The donors are read only by the mutations that take material from them.
+        let donorValues = mutation.readsDonors ? donors.compactMap { try? JSONParser.parse($0, options: options) } : []
         var mutated = value
-        let paths = nodes(value)
-        let path = paths.randomElement(using: &rng) ?? []
+        let path = randomPath(value, rng: &rng)
         edit(&mutated, at: path[...]) { node in
             node = apply(mutation, to: node, root: value, donors: donorValues, rng: &rng)
         }
@@ -43,22 +50,54 @@ public enum JSONTextMutator {
     }
 
     /// A step down a JSON tree: a member's position in its object, or an item's index.
-    enum Step { case member(Int), item(Int) }
+    enum Step: Equatable { case member(Int), item(Int) }
 
-    /// The path of every node, the root first.
-    static func nodes(_ value: JSONValue, _ prefix: [Step] = [], into out: inout [[Step]]) {
-        out.append(prefix)
+    /// How many nodes the value has: itself, and every node inside it.
+    static func nodeCount(_ value: JSONValue) -> Int {
+        var count = 1
         switch value {
-        case .object(let o): for (i, m) in o.members.enumerated() { nodes(m.value, prefix + [.member(i)], into: &out) }
-        case .array(let a): for (i, v) in a.enumerated() { nodes(v, prefix + [.item(i)], into: &out) }
+        case .object(let o): for member in o.members { count += nodeCount(member.value) }
+        case .array(let a): for item in a { count += nodeCount(item) }
         default: break
         }
+        return count
     }
 
-    static func nodes(_ value: JSONValue) -> [[Step]] {
-        var out: [[Step]] = []
-        nodes(value, into: &out)
-        return out
+    /// The path of the `k`th node, counted in pre-order (a node, then its members or items in
+    /// order, each with everything inside it): one walk that stops there, and no path made for
+    /// the nodes passed on the way.
+    static func path(_ k: Int, in value: JSONValue) -> [Step] {
+        var remaining = k
+        var path: [Step] = []
+        /// Whether the node is `node` or inside it (then `path` leads to it).
+        func visit(_ node: JSONValue) -> Bool {
+            if remaining == 0 { return true }
+            remaining -= 1
+            switch node {
+            case .object(let o):
+                for (i, member) in o.members.enumerated() {
+                    path.append(.member(i))
+                    if visit(member.value) { return true }
+                    path.removeLast()
+                }
+            case .array(let a):
+                for (i, item) in a.enumerated() {
+                    path.append(.item(i))
+                    if visit(item) { return true }
+                    path.removeLast()
+                }
+            default: break
+            }
+            return false
+        }
+        _ = visit(value)
+        return path
+    }
+
+    /// A node picked at random, every node as likely: one draw of the generator, then the walk
+    /// to it (no path is made for the nodes not picked).
+    static func randomPath(_ value: JSONValue, rng: inout SeededGenerator) -> [Step] {
+        path(Int.random(in: 0..<nodeCount(value), using: &rng), in: value)
     }
 
     static func node(_ value: JSONValue, at path: ArraySlice<Step>) -> JSONValue {
@@ -87,7 +126,7 @@ public enum JSONTextMutator {
         // Any node of the document or of another input: material for added members and items.
         func material() -> JSONValue {
             let source = ([root] + donors).randomElement(using: &rng)!
-            return Self.node(source, at: (nodes(source).randomElement(using: &rng) ?? [])[...])
+            return Self.node(source, at: randomPath(source, rng: &rng)[...])
         }
         switch (mutation, node) {
         case (.dropMember, .object(let o)) where !o.isEmpty:

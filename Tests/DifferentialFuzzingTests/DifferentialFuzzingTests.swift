@@ -103,6 +103,30 @@ struct MutatorTests {
         #expect(LinkMutator.repeating([], 5, at: 3, in: link) == link)
     }
 
+    /// The node a JSON mutation picks is found by walking to it: the `k`th node of a pre-order
+    /// listing of every path (made here the plain way, as the mutator once did), for every `k`.
+    @Test func theKthNodeIsTheKthOfThePreOrderListing() throws {
+        func listing(_ value: JSONValue, _ prefix: [JSONTextMutator.Step] = [], into out: inout [[JSONTextMutator.Step]]) {
+            out.append(prefix)
+            switch value {
+            case .object(let o): for (i, m) in o.members.enumerated() { listing(m.value, prefix + [.member(i)], into: &out) }
+            case .array(let a): for (i, v) in a.enumerated() { listing(v, prefix + [.item(i)], into: &out) }
+            default: break
+            }
+        }
+        let texts = [#"{"applinks":{"details":[{"appIDs":["A.b","C.d"],"components":[{"/":"/x/*","?":{"q":"1"}},{"/":"*"}]}]},"webcredentials":{}}"#,
+                     "[]", "3", #"[[[[1]]],{"a":[{},[]]},"s"]"#]
+        for text in texts {
+            let value = try JSONParser.parse(text)
+            var expected: [[JSONTextMutator.Step]] = []
+            listing(value, into: &expected)
+            #expect(JSONTextMutator.nodeCount(value) == expected.count, "\(text)")
+            for (k, path) in expected.enumerated() {
+                #expect(JSONTextMutator.path(k, in: value) == path, "\(text): node \(k)")
+            }
+        }
+    }
+
     @Test func jsonMutationsKeepOrBreakTheDocumentDeterministically() {
         let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example"],"components":[{"/":"/help/*"}]}]}}"#
         for mutation in JSONMutation.allCases {
