@@ -71,7 +71,7 @@ extension ULC {
     /// https URL with a host, no user information, and valid syntax. `text` gives the text of a
     /// range of the URL (nil: all of it), and is only called to word a violation.
     static func urlProblems(_ parameter: ULCParameter, _ scan: URLScan, offset: Int? = nil,
-                            text: (Range<Int>?) -> String) -> [ULCViolation] {
+                            text: @escaping @Sendable (Range<Int>?) -> String) -> [ULCViolation] {
         var found: [ULCViolation] = []
         if let scheme = scan.scheme, !scan.isHTTPS { found.append(notHTTPS(parameter, offset: offset, scheme: text(scheme))) }
         CallbackInspection.urlFindings(scan) { found.append(violation($0, parameter, offset: offset, text: text)) }
@@ -80,7 +80,7 @@ extension ULC {
 
     /// A callback finding (shared with x-callback-url) as a ULC violation.
     static func violation(_ finding: CallbackFinding, _ parameter: ULCParameter, offset: Int?,
-                          cut: CallbackInspection.Cut? = nil, text: (Range<Int>?) -> String) -> ULCViolation {
+                          cut: CallbackInspection.Cut? = nil, text: @escaping @Sendable (Range<Int>?) -> String) -> ULCViolation {
         let code: ULCViolation.Code
         var at = offset
         switch finding {

@@ -29,9 +29,9 @@ private enum Parser {
 
     static func run(_ url: consuming LinkURL) -> ULCLink {
         if url.isOverLimit {
+            let length = url.bytes.count, limit = url.diagnostics[0].offset
             return ULCLink(kind: .invalid, url: url, action: nil, success: nil, error: nil, violations: [
-                ULCViolation(.linkTooLong, offset: url.diagnostics[0].offset,
-                             message: "the link is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"),
+                ULCViolation(.linkTooLong, offset: limit, message: "the link is \(length) bytes, over the \(limit)-byte limit; it was not read"),
             ])
         }
         // Occurrences of each callback parameter: the first one, the second one, and how many.
@@ -92,9 +92,9 @@ private enum Parser {
         // An empty host is valid RFC 3986 syntax (reg-name may be empty); https's own need for
         // a host is action-no-host.
         guard let first = url.scan.firstSyntaxDiagnostic else { return }
-        let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
+        let scan = url.scan
         violations.append(ULCViolation(.linkInvalidSyntax, offset: first.offset,
-            message: "the link is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(first))); Foundation then re-encodes the whole query and reads every parameter differently"))
+            message: "the link is not valid RFC 3986 syntax (\(CallbackInspection.syntaxProblems(scan)), first: \(CallbackInspection.advice(first))); Foundation then re-encodes the whole query and reads every parameter differently"))
     }
 
     static func callback(_ url: borrowing LinkURL, _ parameter: ULCParameter, _ found: ParameterOccurrences,
@@ -121,7 +121,7 @@ private enum Parser {
         }
         let at = valueRange.lowerBound
         let text = nested.decoded ?? ""   // captured alone: capturing `nested` would copy it
-        let words = { (r: Range<Int>?) in r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text }
+        let words: @Sendable (Range<Int>?) -> String = { r in r.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } ?? text }
         // How the value was written, then what its URL lacks: https first.
         for finding in findings where finding.concernsEncoding {
             var cut: CallbackInspection.Cut?

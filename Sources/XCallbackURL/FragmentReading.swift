@@ -53,8 +53,17 @@ public struct FragmentReading: Sendable, Hashable {
         var found: [Swallowed] = []
         for piece in url.bytes[fragment].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
-            let name = String(decoding: PercentCodec.decode(piece[piece.startIndex..<equals]), as: UTF8.self)
-            guard parameters.contains(name) else { continue }
+            let written = piece[piece.startIndex..<equals]
+            // A name without escapes is compared as written; only one with escapes is decoded
+            // (a fragment of a hostile link may hold thousands of pieces).
+            let name: String
+            if written.contains(UInt8(ascii: "%")) {
+                name = String(decoding: PercentCodec.decode(written), as: UTF8.self)
+                guard parameters.contains(name) else { continue }
+            } else {
+                guard let known = parameters.first(where: { $0.utf8.elementsEqual(written) }) else { continue }
+                name = known
+            }
             let value = equals < piece.endIndex ? String(decoding: piece[(equals + 1)...], as: UTF8.self) : ""
             found.append(Swallowed(name: name, value: value))
         }

@@ -41,21 +41,23 @@ struct XCallbackParser {
 
     mutating func run(_ url: consuming LinkURL) -> XCallbackLink {
         if url.isOverLimit {
+            let length = url.bytes.count, limit = url.diagnostics[0].offset
             return Self.link(url, .invalid, violations: [
-                XCallbackViolation(.linkTooLong, offset: url.diagnostics[0].offset,
-                                   message: "the URL is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"),
+                XCallbackViolation(.linkTooLong, offset: limit,
+                                   message: "the URL is \(length) bytes, over the \(limit)-byte limit; it was not read"),
             ])
         }
         guard url.isAbsolute, let host = url.host, Self.hostIsXCallbackURL(url, host) else { return Self.link(url, .notXCallback) }
         if url.bytes[host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            let written = url.text(in: host)
             violations.append(XCallbackViolation(.hostNotLowercase, offset: host.lowerBound,
-                message: "the host is written '\(url.text(in: host))'; RFC 3986 makes it the same host as x-callback-url, but readers that compare it exactly (CallbackURLKit) do not recognise it"))
+                message: "the host is written '\(written)'; RFC 3986 makes it the same host as x-callback-url, but readers that compare it exactly (CallbackURLKit) do not recognise it"))
         }
         checkAction(url)
         if let problem = url.scan.firstSyntaxDiagnostic {
-            let count = url.scan.syntaxDiagnostics.count + url.droppedDiagnostics
+            let scan = url.scan
             violations.append(XCallbackViolation(.linkInvalidSyntax, offset: problem.offset,
-                message: "the URL is not valid RFC 3986 syntax (\(count) problem\(count == 1 ? "" : "s"), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
+                message: "the URL is not valid RFC 3986 syntax (\(CallbackInspection.syntaxProblems(scan)), first: \(CallbackInspection.advice(problem))); Foundation then re-encodes the whole query and reads every parameter differently"))
         }
         if let fragment = FragmentReading(url, parameters: XCallbackParameter.names) {
             violations.append(XCallbackViolation(.linkHasFragment, offset: fragment.hash,
@@ -292,7 +294,7 @@ struct XCallbackParser {
 
     /// A finding as an x-callback-url violation (`noHost` is not one: custom schemes need no host).
     static func violation(_ finding: CallbackFinding, parameter name: String, offset: Int,
-                          cut: CallbackInspection.Cut? = nil, text: (Range<Int>?) -> String) -> XCallbackViolation {
+                          cut: CallbackInspection.Cut? = nil, text: @escaping @Sendable (Range<Int>?) -> String) -> XCallbackViolation {
         let code: XCallbackViolation.Code
         switch finding {
         case .doubleEncoded: code = .callbackDoubleEncoded

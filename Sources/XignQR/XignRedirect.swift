@@ -102,8 +102,9 @@ struct RedirectReader {
 
     mutating func run() -> XignRedirect {
         if url.isOverLimit {
-            violations.append(XignViolation(.linkTooLong, offset: url.diagnostics[0].offset,
-                message: "the link is \(url.bytes.count) bytes, over the \(url.diagnostics[0].offset)-byte limit; it was not read"))
+            let length = url.bytes.count, limit = url.diagnostics[0].offset
+            violations.append(XignViolation(.linkTooLong, offset: limit,
+                message: "the link is \(length) bytes, over the \(limit)-byte limit; it was not read"))
             return none()
         }
         guard let scheme = url.text(of: .scheme)?.lowercased() else { return none() }
@@ -150,8 +151,9 @@ struct RedirectReader {
             }
             checkAuthority(allowingPort: 443)
             if !url.bytes[url.path].elementsEqual(Self.initPath) {
+                let path = url.text(in: url.path)
                 violations.append(XignViolation(.pathNotInit, offset: url.path.lowerBound,
-                    message: "the path is '\(url.text(in: url.path))'; only /in-app/process/init starts a process"))
+                    message: "the path is '\(path)'; only /in-app/process/init starts a process"))
             }
             switch reading(found.action, "action") {
             case .absent, .empty:
@@ -227,12 +229,14 @@ struct RedirectReader {
     /// User information, or a port other than `allowingPort`, in the authority.
     mutating func checkAuthority(allowingPort: Int?) {
         if let userinfo = url.userinfo {
+            let written = url.text(in: userinfo)
             violations.append(XignViolation(.authorityExtras, offset: userinfo.lowerBound,
-                message: "the link carries user information ('\(url.text(in: userinfo))@'), a classic way to disguise where a link leads"))
+                message: "the link carries user information ('\(written)@'), a classic way to disguise where a link leads"))
         }
         if url.portRange != nil, url.port == nil || url.port != allowingPort {
+            let port = url.text(of: .port) ?? ""
             violations.append(XignViolation(.authorityExtras, offset: url.portRange?.lowerBound,
-                message: "the link names a port (\(url.text(of: .port) ?? "")); " + (allowingPort == nil ? "a deep link's authority is the process alone" : "the manager's app links use the default https port")))
+                message: "the link names a port (\(port)); " + (allowingPort == nil ? "a deep link's authority is the process alone" : "the manager's app links use the default https port")))
         }
     }
 
