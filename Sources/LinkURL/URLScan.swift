@@ -35,8 +35,8 @@ public struct URLScan: Sendable, Hashable {
     /// Records a diagnostic, or counts it when the limit is reached.
     mutating func add(_ code: URLDiagnostic.Code, _ offset: Int, _ component: URLComponent?) {
         if diagnostics.count < Int(diagnosticLimit) {
-            // Room for several at once: an input with one problem tends to have more, and
-            // growing one at a time reallocated seven times on the way to the limit of 64.
+            // Room for eight at the first: grown one at a time, the array was reallocated seven
+            // times on the way to the limit of 64, four times per input of the ULC fuzz target.
             if diagnostics.isEmpty { diagnostics.reserveCapacity(8) }
             diagnostics.append(URLDiagnostic(code: code, offset: offset, component: component))
         } else {

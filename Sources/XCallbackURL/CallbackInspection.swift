@@ -162,6 +162,13 @@ public enum CallbackInspection {
         }
     }
 
+    /// How many RFC 3986 syntax problems a split found, counted when a message says so:
+    /// "1 problem", "70 problems" (those over the diagnostics limit included).
+    public static func syntaxProblems(_ scan: URLScan) -> String {
+        let count = scan.syntaxDiagnostics.count + scan.droppedDiagnostics
+        return "\(count) problem\(count == 1 ? "" : "s")"
+    }
+
     /// A syntax problem in words, with the right advice for where it is: a raw non-ASCII byte
     /// in a host calls for the IDNA form (punycode), since percent-encoded UTF-8 makes a host
     /// name no system resolves; anything else is worded as ``LinkURL/URLDiagnostic/message``.
@@ -170,13 +177,6 @@ public enum CallbackInspection {
     /// let url = LinkURL(parsing: "https://b\u{00FC}cher.example/")
     /// CallbackInspection.advice(url.diagnostics[0])   // "raw non-ASCII byte at 9 in the host; write ... 'xn--...' ..."
     /// ```
-    /// How many RFC 3986 syntax problems a split found, counted when a message says so:
-    /// "1 problem", "70 problems" (those over the diagnostics limit included).
-    public static func syntaxProblems(_ scan: URLScan) -> String {
-        let count = scan.syntaxDiagnostics.count + scan.droppedDiagnostics
-        return "\(count) problem\(count == 1 ? "" : "s")"
-    }
-
     public static func advice(_ problem: URLDiagnostic) -> String {
         guard problem.code == .nonASCII, problem.component == .host else { return problem.message }
         return "raw non-ASCII byte at \(problem.offset) in the host; write an internationalized host in its IDNA form (punycode, 'xn--...'): percent-encoded UTF-8 bytes make a host name no system resolves"
