@@ -33,7 +33,9 @@ public struct ULCLink: Sendable {
     public let violations: [ULCViolation]
 
     /// The violation keys (`parameter:code`), as corpus cases list them.
-    public var violationKeys: [String] { violations.map(\.key) }
+    /// (A closure rather than `\.key`: the key path, into a generic type of another module, was
+    /// projected at run time, `swift_getAtKeyPath`, for each violation.)
+    public var violationKeys: [String] { violations.map { $0.key } }
 
     /// The callback for a parameter.
     public func callback(_ parameter: ULCParameter) -> ULCCallback? {

@@ -58,7 +58,9 @@ public struct XCallbackLink: Sendable {
     public let violations: [XCallbackViolation]
 
     /// The violation keys (`parameter:code`), as corpus cases list them.
-    public var violationKeys: [String] { violations.map(\.key) }
+    /// (A closure rather than `\.key`: the key path, into a generic type of another module, was
+    /// projected at run time, `swift_getAtKeyPath`, for each violation.)
+    public var violationKeys: [String] { violations.map { $0.key } }
 
     /// The scheme as written.
     public var scheme: String? { url.text(of: .scheme) }

@@ -53,7 +53,10 @@ public struct XignRedirect: Sendable {
         }
     }
 
-    public var violationKeys: [String] { violations.map(\.key) }
+    /// The violation keys (`parameter:code`), as corpus cases list them.
+    /// (A closure rather than `\.key`: the key path, into a generic type of another module, was
+    /// projected at run time, `swift_getAtKeyPath`, for each violation.)
+    public var violationKeys: [String] { violations.map { $0.key } }
 }
 
 extension XignQR {
