@@ -68,8 +68,9 @@ WORKROOT=/dev/shm
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=handle_sigill=1:detect_leaks=1:allocator_may_return_null=1:symbolize=1:malloc_context_size=2
 
-# run BINARY TARGET -> "EXECS EDGES FEATURES"
+# run BINARY TARGET LABEL -> "EXECS EDGES FEATURES" (on a terminal, says what runs meanwhile)
 run() {
+    [ -t 2 ] && printf '\r\033[K  %s: %s, %ss...' "$2" "$3" "$SECONDS_PER_RUN" >&2
     local work log seeds=("Corpus/fuzz/$2")
     [ -d "Corpus/fuzz/regressions/$2" ] && seeds+=("Corpus/fuzz/regressions/$2")
     work=$(mktemp -d "$WORKROOT/linkconform-fuzz-bench.XXXXXX")
@@ -81,6 +82,7 @@ run() {
     edges=$(grep -aE "^#[0-9]+.*cov:" "$log" | tail -1 | grep -oE "cov: [0-9]+" | awk '{print $2}')
     features=$(grep -aE "^#[0-9]+.*cov:" "$log" | tail -1 | grep -oE "ft: [0-9]+" | awk '{print $2}')
     rm -rf "$work" "$log"
+    [ -t 2 ] && printf '\r\033[K' >&2
     echo "${execs:-0} ${edges:-?} ${features:-?}"
 }
 
@@ -92,12 +94,12 @@ for target in $TARGETS; do
     before_bin=""
     [ -n "$BEFORE_DIR" ] && before_bin=$BEFORE_DIR/$(build "$BEFORE_DIR" .build-fuzz-before "$target")
     before_runs="" now_runs="" last=""
-    for _ in $(seq "$ROUNDS"); do
+    for round in $(seq "$ROUNDS"); do
         if [ -n "$before_bin" ]; then
-            read -r e _ _ <<<"$(run "$before_bin" "$target")"
+            read -r e _ _ <<<"$(run "$before_bin" "$target" "before, run $round of $ROUNDS")"
             before_runs="$before_runs $e"
         fi
-        last=$(run "$now_bin" "$target")
+        last=$(run "$now_bin" "$target" "now, run $round of $ROUNDS")
         now_runs="$now_runs ${last%% *}"
     done
     now_median=$(echo "$now_runs" | median)
