@@ -12,8 +12,8 @@
 #                machine hits both alike; the last column is now / before (medians)
 #   TARGET       default: every target (`linkconform fuzz targets --names`)
 #
-# Every run starts from the target's seeds and regression inputs with an empty work corpus, the
-# dictionary, -max_len=4096 and the ASAN_OPTIONS of scripts/fuzz.sh, so the figures are
+# Every run starts from the target's seeds and regression inputs with an empty work corpus, and
+# the environment and options of scripts/fuzz.sh (scripts/fuzz-options.sh), so the figures are
 # comparable with the ones docs/fuzzing.md lists. The work corpus goes to /dev/shm when there is
 # one: libFuzzer writes every new input to a file (thousands in the first seconds), and on some
 # disks creating those files took a quarter of the run (kernel time in the file system's inode
@@ -65,18 +65,17 @@ echo "now:    $(git log -1 --format='%h' HEAD)$(git diff --quiet HEAD -- Sources
 
 WORKROOT=/dev/shm
 [ -d "$WORKROOT" ] && [ -w "$WORKROOT" ] || WORKROOT=${TMPDIR:-/tmp}
-export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=handle_sigill=1:detect_leaks=1:allocator_may_return_null=1:symbolize=1:malloc_context_size=2
+. scripts/fuzz-options.sh   # what scripts/fuzz.sh gives every run
 
 # run BINARY TARGET LABEL -> "EXECS EDGES FEATURES" (on a terminal, says what runs meanwhile)
 run() {
     [ -t 2 ] && printf '\r\033[K  %s: %s, %ss...' "$2" "$3" "$SECONDS_PER_RUN" >&2
-    local work log seeds=("Corpus/fuzz/$2")
-    [ -d "Corpus/fuzz/regressions/$2" ] && seeds+=("Corpus/fuzz/regressions/$2")
+    local work log
+    fuzz_options "$2" "$SECONDS_PER_RUN"
     work=$(mktemp -d "$WORKROOT/linkconform-fuzz-bench.XXXXXX")
     log=$work.log
-    "$1" -dict="Corpus/fuzz/$2.dict" -max_total_time="$SECONDS_PER_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-        -print_final_stats=1 "$work" "${seeds[@]}" >"$log" 2>&1 || { echo "fuzz-$2 failed: $(tail -3 "$log")" >&2; rm -rf "$work" "$log"; exit 2; }
+    "$1" "${FUZZ_OPTIONS[@]}" -print_final_stats=1 "$work" "${FUZZ_SEEDS[@]}" >"$log" 2>&1 \
+        || { echo "fuzz-$2 failed: $(tail -3 "$log")" >&2; rm -rf "$work" "$log"; exit 2; }
     local execs edges features
     execs=$(grep -a "stat::average_exec_per_sec" "$log" | awk '{print $2}')
     edges=$(grep -aE "^#[0-9]+.*cov:" "$log" | tail -1 | grep -oE "cov: [0-9]+" | awk '{print $2}')

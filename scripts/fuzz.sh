@@ -34,19 +34,17 @@ echo "building fuzz-$TARGET with libFuzzer and AddressSanitizer..."
 BIN=$(scripts/fuzz-build.sh "$TARGET" .build-fuzz address 2> "$WORK/build.log") || true
 [ -n "$BIN" ] && [ -x "$BIN" ] || { tail -20 "$WORK/build.log" >&2; echo "the fuzz build failed (log: $WORK/build.log)" >&2; exit 2; }
 
-# Without these, crashes are slow (the Swift backtracer), misattributed or lost (SIGILL).
-export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=handle_sigill=1:detect_leaks=1:allocator_may_return_null=1:symbolize=1:malloc_context_size=2
-
-ARGS=(-dict="Corpus/fuzz/$TARGET.dict" -max_total_time="$RUN_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=4096
-      -artifact_prefix="$WORK/artifacts/" -print_final_stats=1)
+# The environment and options every run shares (SWIFT_BACKTRACE, ASAN_OPTIONS, the dictionary, limits).
+. scripts/fuzz-options.sh
+fuzz_options "$TARGET" "$RUN_SECONDS"
+ARGS=("${FUZZ_OPTIONS[@]}" -artifact_prefix="$WORK/artifacts/" -print_final_stats=1)
 if [ "$JOBS" -gt 1 ]; then
     ARGS+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
 LOG=$WORK/fuzz.log
 echo "fuzzing $TARGET for ${RUN_SECONDS}s on $JOBS core(s); log: $LOG"
 set +e
-"$BIN" "${ARGS[@]}" "$WORK/corpus" "Corpus/fuzz/$TARGET" "Corpus/fuzz/regressions/$TARGET" >"$LOG" 2>&1 &
+"$BIN" "${ARGS[@]}" "$WORK/corpus" "${FUZZ_SEEDS[@]}" >"$LOG" 2>&1 &
 FUZZER=$!
 trap 'kill $FUZZER 2>/dev/null' INT TERM
 # Progress: the newest status line, every 15 seconds.
