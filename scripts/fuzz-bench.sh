@@ -92,11 +92,13 @@ for target in $TARGETS; do
     now_bin=$(build . .build-fuzz "$target")
     before_bin=""
     [ -n "$BEFORE_DIR" ] && before_bin=$BEFORE_DIR/$(build "$BEFORE_DIR" .build-fuzz-before "$target")
-    before_runs="" now_runs="" last=""
+    before_runs="" now_runs="" last="" got=""
     for round in $(seq "$ROUNDS"); do
         if [ -n "$before_bin" ]; then
-            read -r e _ _ <<<"$(run "$before_bin" "$target" "before, run $round of $ROUNDS")"
-            before_runs="$before_runs $e"
+            # An assignment, so that a failed run stops the script (set -e): inside a here-string
+            # its status would be lost, and an empty rate taken for a figure.
+            got=$(run "$before_bin" "$target" "before, run $round of $ROUNDS")
+            before_runs="$before_runs ${got%% *}"
         fi
         last=$(run "$now_bin" "$target" "now, run $round of $ROUNDS")
         now_runs="$now_runs ${last%% *}"
