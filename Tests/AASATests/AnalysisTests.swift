@@ -70,4 +70,15 @@ struct AnalysisTests {
         #expect(f[0].rule.origin == .component(1))
         #expect(f[0].appID == app)
     }
+
+    /// A path repeated thousands of times: each repeat is a duplicate of the first rule (the
+    /// earliest that decides), found by comparing from the start and stopping there.
+    @Test func everyRepeatDuplicatesTheFirstRule() {
+        let paths = Array(repeating: #""/a""#, count: 3_000).joined(separator: ",")
+        let file = parsed(#"{"applinks": {"details": [{"appID": "\#(app)", "paths": [\#(paths)]}]}}"#)!
+        let f = AASARuleAnalysis.findings(file)
+        #expect(f.count == 2_999)
+        #expect(f.allSatisfy { $0.code == .ruleDuplicate && $0.earlier.origin == .legacyPath(0) })
+        #expect(f.last?.rule.origin == .legacyPath(2_999))
+    }
 }
