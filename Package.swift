@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzSupport", "FuzzTargets"]),
         .testTarget(name: "DomainCheckTests", dependencies: ["DomainCheck", "Conformance"]),
         .testTarget(name: "DomainFetchTests", dependencies: ["DomainFetch", "DomainCheck", "ChildProcess", "LinkJSON", "linkconform"], exclude: ["Fixtures"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "AASA", "LinkJSON", "ULC"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "AASA", "AssetLinks", "LinkJSON", "ULC"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON", "ChildProcess",

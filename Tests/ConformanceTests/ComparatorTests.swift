@@ -1,3 +1,5 @@
+import AASA
+import AssetLinks
 import Foundation
 import LinkJSON
 import Testing
@@ -104,6 +106,56 @@ struct ComparatorTests {
             var line: [UInt8] = []
             JSONSerializer.write(try await handler(["url": .string(url)]), to: &line)
             #expect(line.count < 1 << 20, "\(item): \(line.count) bytes")
+        }
+    }
+
+    /// The reference's `validate` answers for files with thousands of problems fit the adapter
+    /// protocol's 1 MiB line (found by differential fuzzing: ten thousand repeated AASA paths
+    /// gave 1.5 MB), and still name every code found, which is what judging compares.
+    @Test func theReferencesLargestDocumentAnswersFitOneProtocolLine() async throws {
+        let app = "ABCDE12345.com.example.app"
+        // Every path repeated (rule-duplicate), objects among the paths (paths-wrong-type), a
+        // key of control characters in every component (its pointer is six times as long in
+        // JSON), and a pattern too long to quote.
+        let longKey = String(repeating: "\\u0001", count: 4_000)   // escaped in the file's text
+        let component = "{\"/\": \"/b\", \"\(longKey)\": 1}"
+        let aasa = "{\"applinks\":{\"apps\":[],\"details\":[{\"appID\":\"\(app)\",\"paths\":["
+            + Array(repeating: "\"/a\", {\"x\": 1}", count: 20_000).joined(separator: ",")
+            + ",\"/" + String(repeating: "p", count: 60_000) + "\"]}, {\"appIDs\":[\"\(app)\"],\"components\":["
+            + Array(repeating: component, count: 40).joined(separator: ",") + "]}]}}"
+        var statements: [String] = []
+        for i in 0..<5_000 {   // 850 KB: under the 1 MiB the module reads
+            // A malformed fingerprint, or an unknown key whose name is a long run of escapes.
+            statements.append(i % 2 == 0
+                ? "{\"relation\":[\"delegate_permission/common.handle_all_urls\"],\"target\":{\"namespace\":\"android_app\",\"package_name\":\"a.b\(i)\",\"sha256_cert_fingerprints\":[\"no\"]}}"
+                : "{\"\(String(repeating: "\\u0001", count: 20))\(i)\":1}")
+        }
+        let assetLinks = "[" + statements.joined(separator: ",") + "]"
+        for (operation, file) in [("aasa.validate", aasa), ("assetlinks.validate", assetLinks)] {
+            let (suite, _) = try #require(SuiteRegistry.operation(named: operation))
+            let handler = try #require(suite.reference[operation])
+            let output = try await handler(["file": .string(file)])
+            var line: [UInt8] = []
+            JSONSerializer.write(output, to: &line)
+            #expect(line.count < 1 << 20, "\(operation): \(line.count) bytes")
+            let items = try #require(output.objectValue?["diagnostics"]?.arrayValue)
+            let codes = items.compactMap { $0.objectValue?["code"]?.stringValue }
+            var perCode: [String: Int] = [:]
+            for code in codes { perCode[code, default: 0] += 1 }
+            #expect(perCode.values.allSatisfy { $0 <= 32 }, "\(operation): \(perCode)")
+            // The codes of the whole list, uncut.
+            let all: Set<String> = operation == "aasa.validate"
+                ? Set(AASA.validate(Array(file.utf8)).map(\.code.rawValue))
+                : Set(AssetLinks.validate(Array(file.utf8)).map(\.code.rawValue))
+            #expect(Set(codes) == all, "\(operation)")
+            #expect(all.count > 1, "\(operation): \(all.sorted())")
+            // The last item of a code that had more says how many.
+            let noted = items.filter { ($0.objectValue?["message"]?.stringValue ?? "").contains("more \(operation == "aasa.validate" ? "rule-duplicate" : "fingerprint-malformed") diagnostics not listed") }
+            #expect(noted.count == 1, "\(operation)")
+            for item in items {
+                #expect((item.objectValue?["message"]?.stringValue ?? "").utf8.count <= 1_024 + 200)
+                #expect((item.objectValue?["pointer"]?.stringValue ?? "").utf8.count <= 1_024)
+            }
         }
     }
 }

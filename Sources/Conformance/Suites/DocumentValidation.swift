@@ -40,19 +40,57 @@ enum DocumentValidation {
             })
     }
 
+    /// The most diagnostics of one code an answer lists.
+    static let listedPerCode = 32
+    /// Once the items listed pass this many bytes, a code already listed gets no more items.
+    static let listBudgetBytes = 192 * 1024
+    /// The most bytes of a pointer or a message in an answer.
+    static let fieldBytes = 1_024
+
     /// `{"diagnostics": [{code, requirement, level, pointer, line, column, message}, ...]}`.
-    static func output(_ diagnostics: [DocumentDiagnostic<some RuleCode>]) -> JSONValue {
-        ["diagnostics": .array(diagnostics.map { d in
+    ///
+    /// The answer is bounded, whatever the file: a code lists its first ``listedPerCode``
+    /// diagnostics, and none past the first once the items pass ``listBudgetBytes``; a pointer or
+    /// message is cut to ``fieldBytes``. The last item listed of a code says how many more it had.
+    /// Every code found is listed at least once, so the set of codes, which is what judging
+    /// compares, is whole. Without the bound a 64 KB file of ten thousand repeated paths gave a
+    /// 1.5 MB answer, over the adapter protocol's 1 MiB line: the reference's own adapter could
+    /// not answer it (found by `linkconform fuzz`).
+    static func output<Code: RuleCode>(_ diagnostics: [DocumentDiagnostic<Code>]) -> JSONValue {
+        var items: [JSONObject] = []
+        var listed: [String: (count: Int, last: Int)] = [:]
+        var omitted: [String: Int] = [:]
+        var bytes = 0
+        var text: [UInt8] = []
+        for d in diagnostics {
+            let code = d.code.rawValue
+            let count = listed[code]?.count ?? 0
+            guard count < listedPerCode, count == 0 || bytes < listBudgetBytes else {
+                omitted[code, default: 0] += 1
+                continue
+            }
             var o = JSONObject(capacity: 7)
-            o.append("code", .string(d.code.rawValue))
+            o.append("code", .string(code))
             o.append("requirement", .string(d.requirement))
             o.append("level", .string(d.level.rawValue))
-            o.append("pointer", .string(d.pointer))
+            o.append("pointer", .string(ResultLimits.cut(d.pointer, toBytes: fieldBytes)))
             o.append("line", .int(d.line))
             o.append("column", .int(d.column))
-            o.append("message", .string(d.message))
-            return .object(o)
-        })]
+            o.append("message", .string(ResultLimits.cut(d.message, toBytes: fieldBytes)))
+            // Counted as written (escapes included): a pointer of control characters is six
+            // times as long in JSON as in the file.
+            text.removeAll(keepingCapacity: true)
+            JSONSerializer.write(.object(o), to: &text)
+            bytes += text.count + 1
+            listed[code] = (count + 1, items.count)
+            items.append(o)
+        }
+        for (code, more) in omitted {
+            let at = listed[code]!.last
+            let message = items[at]["message"]?.stringValue ?? ""
+            items[at]["message"] = .string(message + " (and \(more) more \(code) diagnostic\(more == 1 ? "" : "s") not listed: an answer lists at most \(listedPerCode) of a code, and only one once it passes \(listBudgetBytes / 1024) KiB)")
+        }
+        return ["diagnostics": .array(items.map(JSONValue.object))]
     }
 
     /// The diagnostics as `check` violations, the place in the message.
