@@ -419,11 +419,17 @@ enum AASAAppID {
 /// " (did you mean \"x\"?)" for a key close to a known one: equal ignoring ASCII case, or at
 /// most two edits away (for keys of three characters or more); "" otherwise.
 func suggestion(_ key: String, _ known: [String]) -> String {
-    if let same = known.first(where: { $0.lowercased() == key.lowercased() }) { return " (did you mean \"\(same)\"?)" }
-    guard key.count >= 3 else { return "" }
+    let lower = key.lowercased()
+    if let same = known.first(where: { $0.lowercased() == lower }) { return " (did you mean \"\(same)\"?)" }
+    guard !key.dropFirst(2).isEmpty else { return "" }   // three characters or more
+    let a = Array(key.unicodeScalars)
     var best: (String, Int)?
-    for k in known where k.count >= 3 {
-        let d = editDistance(Array(key.unicodeScalars), Array(k.unicodeScalars))
+    for k in known where !k.dropFirst(2).isEmpty {
+        let b = Array(k.unicodeScalars)
+        // The distance is at least the difference in length: a long key (a fuzzer's, or a
+        // mistake's) is not compared scalar by scalar with every known one.
+        guard abs(a.count - b.count) <= 2 else { continue }
+        let d = editDistance(a, b)
         if d <= 2, best == nil || d < best!.1 { best = (k, d) }
     }
     return best.map { " (did you mean \"\($0.0)\"?)" } ?? ""
@@ -432,12 +438,13 @@ func suggestion(_ key: String, _ known: [String]) -> String {
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
     if a.isEmpty { return b.count }
     var previous = Array(0...b.count)
+    var current = previous
     for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
+        current[0] = i
         for j in stride(from: 1, through: b.count, by: 1) {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
         }
-        previous = current
+        swap(&previous, &current)
     }
     return previous[b.count]
 }

@@ -123,6 +123,14 @@ struct ValidationTests {
         let f = diagnostics(fileText(components: #"[{"/": "/a", "zz": 1}]"#))
         #expect(f.map(\.code) == [.componentUnknownKey])
         #expect(!f[0].message.contains("did you mean"))
+        // Two edits away, two characters shorter: still suggested; three away or a long key: not.
+        let g = diagnostics(fileText(components: #"[{"/": "/a", "exclu": false}]"#))
+        #expect(g[0].message.contains("(did you mean \"exclude\"?)"))
+        let h = diagnostics(fileText(components: #"[{"/": "/a", "excl": false}]"#))
+        #expect(!h[0].message.contains("did you mean"))
+        let long = diagnostics(fileText(components: #"[{"/": "/a", "\#(String(repeating: "exclude", count: 2_000))": false}]"#))
+        #expect(long.map(\.code) == [.componentUnknownKey])
+        #expect(!long[0].message.contains("did you mean"))
         // In defaults, entries and applinks too.
         #expect(codes(fileText(components: "[]", entryDefaults: #"{"exlude": true}"#)) == ["component-unknown-key"])
         #expect(codes(#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "component": []}]}}"#) == ["component-unknown-key"])
