@@ -132,10 +132,10 @@ public final class DifferentialFuzzer: Sendable {
     }
 
     /// Input `index` and the operation it is for, deterministic for a seed.
-    func input(_ index: Int) -> (probe: Int, input: JSONValue)? {
+    func input(_ index: Int) -> (probe: Int, input: JSONValue, prepared: OperationDefinition.PreparedInput)? {
         var rng = Self.generator(seed: options.seed, index: index)
         let which = Int.random(in: 0..<probes.count, using: &rng)
-        return mutators[which].next(&rng).map { (which, $0) }
+        return mutators[which].nextPrepared(&rng).map { (which, $0.input, $0.prepared) }
     }
 
     /// What the task group hands back: a judged input, or a signature minimised and stored.
@@ -185,8 +185,8 @@ public final class DifferentialFuzzer: Sendable {
                 next += 1
                 trialsInFlight += 1
                 group.addTask { [self] in
-                    guard let (which, input) = self.input(index) else { return .trial(nil) }
-                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)"))
+                    guard let (which, input, prepared) = self.input(index) else { return .trial(nil) }
+                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared))
                 }
             }
             func startMinimising() {

@@ -48,11 +48,17 @@ public struct InputMutator: Sendable {
     /// A new input: a seed with one to four mutations, or nil when no mutation gave an input
     /// the operation reads (or there are no seeds).
     public func next(_ rng: inout SeededGenerator) -> JSONValue? {
+        nextPrepared(&rng)?.input
+    }
+
+    /// ``next(_:)`` with the input as the operation read it (the check made on the way), so
+    /// that the fuzzer does not read it a second time.
+    public func nextPrepared(_ rng: inout SeededGenerator) -> (input: JSONValue, prepared: OperationDefinition.PreparedInput)? {
         guard let seed = seeds.randomElement(using: &rng) else { return nil }
         for _ in 0..<8 {
             var input = seed
             for _ in 0..<Int.random(in: 1...4, using: &rng) { input = mutate(input, &rng) }
-            if input != seed, (try? operation.prepare(input)) != nil { return input }
+            if input != seed, let prepared = try? operation.prepare(input) { return (input, prepared) }
         }
         return nil
     }

@@ -32,9 +32,14 @@ public struct Probe: Sendable {
 
     /// Asks both sides. Nil when the input is not one the operation reads, or the reference
     /// cannot answer it or would fail its own expectation (nothing to judge against).
-    public func trial(_ input: JSONValue, caseID: String) async -> Trial? {
+    /// `prepared`: the input as ``operation`` reads it, when the caller has it already.
+    public func trial(_ input: JSONValue, caseID: String, prepared known: OperationDefinition.PreparedInput? = nil) async -> Trial? {
         let prepared: OperationDefinition.PreparedInput
-        do throws(JSONFieldError) { prepared = try operation.prepare(input) } catch { return nil }
+        if let known {
+            prepared = known
+        } else {
+            do throws(JSONFieldError) { prepared = try operation.prepare(input) } catch { return nil }
+        }
         guard let referenceOutput = try? await reference(input), let expectation = operation.expectation(referenceOutput),
               // An input on which the reference does not meet its own expectation (a built link
               // over the size limit fails the round trip) cannot judge anyone.
