@@ -47,8 +47,26 @@ public struct Probe: Sendable {
         var encoded: [UInt8] = []
         JSONSerializer.write(input, to: &encoded)
         let answer = await implementation.run(Request(caseID: caseID, operation: operation.name, input: input, encodedInput: encoded))
-        return Trial(input: input, referenceOutput: referenceOutput, expectation: expectation, answer: answer,
-                     judgement: Judge.judge(answer, operation: operation.name, prepared: prepared, reference: expectation, levels: levels))
+        var judgement = Judge.judge(answer, operation: operation.name, prepared: prepared, reference: expectation, levels: levels)
+        if case .differs(let d) = judgement, d.kind == .protocolError, let note = Self.overLongReference(referenceOutput) {
+            judgement = .differs(Disagreement(operation: d.operation, kind: d.kind, fields: d.fields, codes: d.codes,
+                                              leadingCode: d.leadingCode, message: d.message + "; " + note))
+        }
+        return Trial(input: input, referenceOutput: referenceOutput, expectation: expectation, answer: answer, judgement: judgement)
+    }
+
+    /// The longest answer line of the adapter protocol by default (`--max-line-bytes`).
+    static let protocolLineBytes = 1 << 20
+
+    /// When the reference's own answer would not fit one line of the adapter protocol, says so:
+    /// an adapter that answers as the reference does then breaks the protocol, and the fault is
+    /// the reference's (its answers are bounded; this is how a regression would show). Measured
+    /// only for protocol errors, which are rare.
+    static func overLongReference(_ output: JSONValue) -> String? {
+        var line: [UInt8] = []
+        JSONSerializer.write(["seq": 1, "output": output], to: &line)
+        guard line.count > protocolLineBytes else { return nil }
+        return "the reference's own answer is \(line.count) bytes of JSON, over the protocol's \(protocolLineBytes)-byte line: no adapter could give it, so the reference is at fault here"
     }
 
     /// An answer as JSON, for the store and the report: `{"output": ...}`, `{"errored": "..."}`, ...

@@ -177,6 +177,35 @@ struct SignatureTests {
         #expect(m.kind == .malformed && m.signature == "ulc.parse malformed output.kind [callback-not-absolute]")
         #expect(Judge.judge(.skipped(reason: "no"), operation: "ulc.parse", prepared: prepared, reference: reference, levels: levels) == .skipped)
     }
+
+    /// A protocol error on an input whose reference answer would not fit one protocol line is
+    /// the reference's fault, and the finding says so; an answer that fits gets no such note.
+    @Test func aReferenceAnswerOverTheProtocolLineIsNamedAsTheCause() async throws {
+        #expect(Probe.overLongReference(["diagnostics": .array(Array(repeating: "rule-duplicate", count: 10))]) == nil)
+        let huge = JSONValue.array(Array(repeating: .string(String(repeating: "x", count: 1_000)), count: 1_100))
+        let note = try #require(Probe.overLongReference(["diagnostics": huge]))
+        #expect(note.contains("the reference is at fault"))
+        // Through a probe: an ordinary reference answer, an adapter's protocol error, no note.
+        let probe = try #require(Probe(operation: "ulc.parse", implementation: FixedAnswer(.protocolError(message: "a line over the limit"))))
+        let trial = try #require(await probe.trial(["link": "https://a.example/l?ulc-success=https%3A%2F%2Fs.example"], caseID: "t"))
+        guard case .differs(let d) = trial.judgement else { Issue.record("differs: \(trial.judgement)"); return }
+        #expect(d.kind == .protocolError && d.message == "a line over the limit")
+    }
+}
+
+/// Answers every request with the same answer.
+struct FixedAnswer: Implementation {
+    let answer: Answer
+    init(_ answer: Answer) { self.answer = answer }
+    var displayName: String { "fixed" }
+    var window: Int { 1 }
+    var notes: [String] { [] }
+    func start() async throws(ImplementationError) -> ImplementationInfo {
+        ImplementationInfo(name: "fixed", version: "1", language: "Swift", homepage: "https://example.invalid")
+    }
+    func supports(_ operation: String) -> Bool { true }
+    func run(_ request: Request) async -> Answer { answer }
+    func stop() async {}
 }
 
 struct MinimiserTests {
