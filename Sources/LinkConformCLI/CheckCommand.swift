@@ -70,6 +70,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: ArgumentHelp("List every violation; without it the text lists the first \(CheckRendering.defaultPerCode) of each code and counts the rest (the JSON always lists all)."))
+    var all = false
+
     @Option(help: ArgumentHelp("Corpus folder, for requirement titles.", valueName: "dir"))
     var corpus = "Corpus"
 
@@ -138,7 +141,8 @@ struct CheckCommand: AsyncParsableCommand {
         }
         let subject = try readSubject()
         let suites = aasa != nil ? [AASASuite.definition] : assetlinks != nil ? [AssetLinksSuite.definition] : SuiteRegistry.all
-        let rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())
+        var rendering = CheckRendering(report: Check.explain(subject, suites: suites), titles: requirementTitles())
+        if all { rendering.perCode = nil }
         Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())
         if rendering.exitCode != 0 { throw ExitCode(rendering.exitCode) }
     }

@@ -18,6 +18,12 @@ struct CheckRendering {
     let report: CheckReport
     /// Requirement titles by id, shown with each violation.
     let titles: [String: String]
+    /// The most violations of one code the text lists (nil: every one); the JSON lists all.
+    var perCode: Int? = CheckRendering.defaultPerCode
+
+    /// A file of ten thousand repeated paths breaks one rule ten thousand times: the text lists
+    /// the first few of each code and counts the rest (`check --all` lists every one).
+    static let defaultPerCode = 10
 
     /// 0 when some suite recognises the subject and finds no MUST violation, 1 otherwise.
     var exitCode: Int32 { report.verdict.valid ? 0 : 1 }
@@ -62,14 +68,14 @@ struct CheckRendering {
             for url in document.urls { lines.append("  url  \(url)") }
             if report.explanations.isEmpty { lines.append("no suite reads this document") }
         }
-        for e in report.explanations { lines += Self.explanationLines(e, titles: titles) }
+        for e in report.explanations { lines += Self.explanationLines(e, titles: titles, perCode: perCode) }
         lines.append("verdict: \(report.verdict.sentence)")
         // Each line on its own line, with decoded control and bidi characters shown escaped.
         return Escaping.terminalLines(lines)
     }
 
     /// One suite's explanation as text lines (unescaped: the caller escapes them for the terminal).
-    static func explanationLines(_ e: CheckExplanation, titles: [String: String]) -> [String] {
+    static func explanationLines(_ e: CheckExplanation, titles: [String: String], perCode: Int? = nil) -> [String] {
         var lines = ["\(e.suite): \(e.verdict.sentence)"]
         let width = max(12, e.fields.map(\.label.count).max() ?? 0)
         let pad = String(repeating: " ", count: width)
@@ -91,11 +97,22 @@ struct CheckRendering {
         }
         let must = e.violations.filter { $0.level == .must }.count
         lines.append("  violations (\(e.violations.count), \(must) MUST):")
+        var listed: [String: Int] = [:]
+        var codesCut: [String] = []   // in the order their first unlisted violation came
         for v in e.violations {
+            let count = listed[v.code, default: 0]
+            listed[v.code] = count + 1
+            if let perCode, count >= perCode {
+                if count == perCode { codesCut.append(v.code) }
+                continue
+            }
             let at = v.offset.map { " at byte \($0)" } ?? ""
             let title = titles[v.requirement].map { " (\($0))" } ?? ""
             lines.append("    \(v.requirement.isEmpty ? "" : v.requirement + " ")\(v.level.rawValue)\(title): \(v.code)\(at)")
             lines.append("      \(v.message)")
+        }
+        for code in codesCut {
+            lines.append("    ... and \(listed[code]! - (perCode ?? 0)) more \(code) (the first \(perCode ?? 0) of each code are listed; --all lists every one)")
         }
         return lines
     }

@@ -195,6 +195,23 @@ struct CheckCommandTests {
         #expect(Check.explain(.link(Array(Self.webex.utf8)), suites: suites).explanations.map(\.suite) == ["ulc"])
     }
 
+    /// A file that breaks one rule thousands of times: the text lists the first ten of each code
+    /// and counts the rest; `--all` and the JSON list every one.
+    @Test func manyViolationsOfOneCodeAreCountedNotListed() throws {
+        let paths = Array(repeating: #""/a""#, count: 500).joined(separator: ",")
+        let file = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": [\#(paths)]}]}}"#
+        let report = Check.explain(.document(CheckDocument(path: "aasa.json", bytes: Array(file.utf8))), suites: [AASASuite.definition])
+        var rendering = CheckRendering(report: report, titles: [:])
+        let text = rendering.human()
+        #expect(text.components(separatedBy: ": rule-duplicate").count - 1 == 10)
+        #expect(text.contains("violations (499, 0 MUST):"))
+        #expect(text.contains("... and 489 more rule-duplicate (the first 10 of each code are listed; --all lists every one)"))
+        rendering.perCode = nil
+        #expect(rendering.human().components(separatedBy: ": rule-duplicate").count - 1 == 499)
+        #expect(!rendering.human().contains("more rule-duplicate"))
+        #expect(rendering.json()["protocols"]?.arrayValue?.first?["violations"]?.arrayValue?.count == 499)
+    }
+
     @Test func aParameterNoSuiteTakesIsAUsageError() async throws {
         let result = try await CLI.run(["check", "--document", "Package.swift", "--with", "app=x"])
         #expect(result.status == 64)
