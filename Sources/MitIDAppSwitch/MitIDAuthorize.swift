@@ -36,6 +36,8 @@ public struct MitIDAuthorize: Sendable {
     public let violations: [MitIDViolation]
 
     public static let knownParameters = ["enable_app_switch", "app_switch_os", "app_switch_url"]
+    /// The most unknown parameters listed as violations.
+    public static let listedUnknown = 32
 
     public init(parsing bytes: [UInt8]) {
         var found: [MitIDViolation] = []
@@ -145,9 +147,15 @@ public struct MitIDAuthorize: Sendable {
             found.append(MitIDViolation(.mitidNotObject, message: "\"mitid\" is \(AssociationWording.kind(of: value)), not an object"))
             return
         }
-        for key in mitid.keys where !knownParameters.contains(key) {
+        // Listed for the first `listedUnknown` keys; the last one listed counts the rest. A 64 KiB
+        // link holds thousands of keys: listed in full they made a 1.3 MB answer, past the adapter
+        // protocol's 1 MiB line (x-callback-url bounds its per-parameter checks the same way).
+        let unknown = mitid.keys.filter { !knownParameters.contains($0) }
+        for (i, key) in unknown.prefix(listedUnknown).enumerated() {
+            let more = i == listedUnknown - 1 ? unknown.count - listedUnknown : 0
             found.append(MitIDViolation(.parameterUnknown, parameter: key,
-                                        message: "\"\(key)\" is not a MitID app-switch parameter; it is ignored" + AssociationWording.didYouMean(key, among: knownParameters)))
+                                        message: "\"\(key)\" is not a MitID app-switch parameter; it is ignored" + AssociationWording.didYouMean(key, among: knownParameters)
+                                            + (more > 0 ? " (and \(more) more unknown parameter\(more == 1 ? "" : "s"), not listed: an answer lists the first \(listedUnknown))" : "")))
         }
         if let e = mitid["enable_app_switch"] {
             if let b = e.boolValue { enable = b } else {

@@ -109,6 +109,20 @@ struct ComparatorTests {
         }
     }
 
+    /// The same for `mitid.authorize`: a 64 KB authorize URL of 7,700 unknown `mitid` keys (the
+    /// JSON's quotes and colons left raw, so that the most keys fit) answered 1.3 MB.
+    @Test func theReferencesLargestMitIDAnswersFitOneProtocolLine() async throws {
+        let handler = try #require(MitIDSuite.definition.reference["mitid.authorize"])
+        let members = (0..<7_700).map { "\"\(String($0, radix: 16))\":1" }.joined(separator: ",")
+        let url = "https://broker.example/authorize?client_id=app&idp_params={\"mitid\":{\"enable_app_switch\":true,\(members)}}"
+        #expect(url.utf8.count < 65_536)
+        var line: [UInt8] = []
+        let output = try await handler(["url": .string(url)])
+        JSONSerializer.write(output, to: &line)
+        #expect(line.count < 1 << 20, "\(line.count) bytes")
+        #expect(output["violations"]?.arrayValue?.count ?? 0 < 64)
+    }
+
     /// The reference's `validate` answers for files with thousands of problems fit the adapter
     /// protocol's 1 MiB line (found by differential fuzzing: ten thousand repeated AASA paths
     /// gave 1.5 MB), and still name every code found, which is what judging compares.

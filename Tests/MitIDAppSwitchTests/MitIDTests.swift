@@ -61,6 +61,22 @@ struct AuthorizeTests {
         #expect(keys(base + "&idp_params=" + String(repeating: "%5B", count: 5_000)).contains("idp-params-not-json"))
         #expect(MitIDAuthorize(parsing: [0xFF, 0x00, 0x3F]).kind == .noAppSwitch)
     }
+
+    /// Thousands of unknown keys in one link: the first 32 are listed, the 32nd counts the rest
+    /// (listed in full, 7,700 keys made a 1.3 MB answer, past the protocol's 1 MiB line).
+    @Test func unknownParametersAreListedUpTo32() {
+        let members = (0..<3_000).map { "\"\(String($0, radix: 16))\":1" }.joined(separator: ",")
+        let a = read(base + "&idp_params=" + encoded(#"{"mitid":{"enable_app_switch":true,"app_switch_os":"ios","app_switch_url":"https://a.example/",\#(members)}}"#))
+        let unknown = a.violations.filter { $0.code == .parameterUnknown }
+        #expect(unknown.count == 32)
+        #expect(unknown.map(\.key).prefix(3) == ["0:parameter-unknown", "1:parameter-unknown", "2:parameter-unknown"])
+        #expect(unknown.last?.message.hasSuffix("(and 2968 more unknown parameters, not listed: an answer lists the first 32)") == true)
+        #expect(unknown.dropLast().allSatisfy { !$0.message.contains("not listed") })
+        // Up to 32, all listed, none counted.
+        let few = (0..<32).map { "\"k\($0)\":1" }.joined(separator: ",")
+        let b = read(base + "&idp_params=" + encoded(#"{"mitid":{\#(few)}}"#)).violations.filter { $0.code == .parameterUnknown }
+        #expect(b.count == 32 && !b.contains { $0.message.contains("not listed") })
+    }
 }
 
 struct ReturnLegTests {
