@@ -80,7 +80,15 @@ public enum AdapterServer {
                     } else {
                         answer = await implementation.run(request)
                     }
+                    let start = out.count
                     AdapterProtocol.writeRunResponse(seq: seq, answer, to: &out)
+                    // A line the other side would refuse (its limit is this side's by default)
+                    // is not sent: it would cost a protocol error and a restart, and say less.
+                    if out.count - start > maxLineBytes {
+                        let length = out.count - start
+                        out.removeSubrange(start...)
+                        AdapterProtocol.writeRunResponse(seq: seq, .errored(message: "the answer is \(length) bytes of JSON, over the protocol's \(maxLineBytes)-byte line; not sent"), to: &out)
+                    }
                 case .stop:
                     stop = true
                 case .invalid(let why):

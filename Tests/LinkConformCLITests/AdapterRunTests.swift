@@ -47,6 +47,28 @@ struct AdapterRunTests {
         #expect(rows.allSatisfy { ["pass", "informational"].contains($0["outcome"]?.stringValue ?? "") })
     }
 
+    /// `linkconform adapter` does not send an answer over the protocol's line (1 MiB): an
+    /// `xcallback.build` of a 360 KB parameter value, encoded three times as long, is answered
+    /// `errored`, saying why; the next request is answered as usual.
+    @Test func theReferenceAdapterSendsNoLineOverTheLimit() async throws {
+        let start: JSONValue = ["cmd": "start", "version": 1]
+        let big: JSONValue = ["cmd": "run", "seq": 1, "case": "big", "operation": "xcallback.build",
+                              "input": ["scheme": "myapp", "action": "open", "parameters": [["name": "t", "value": .string(String(repeating: "/", count: 360_000))]]]]
+        let small: JSONValue = ["cmd": "run", "seq": 2, "case": "small", "operation": "xcallback.build",
+                                "input": ["scheme": "myapp", "action": "open"]]
+        let input = [start, big, small].map { $0.serialized() + "\n" }.joined()
+        let result = try await CLI.run(["adapter"], stdin: Data(input.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.utf8.count <= 1 << 20 })
+        let answer = try JSONParser.parse(Array((lines.dropFirst().first ?? "").utf8))
+        #expect(answer["seq"] == 1)
+        #expect(answer["errored"]?["message"]?.stringValue?.contains("over the protocol's 1048576-byte line; not sent") == true)
+        let next = try JSONParser.parse(Array((lines.last ?? "").utf8))
+        #expect(next["seq"] == 2 && next["output"]?["url"] == "myapp://x-callback-url/open")
+    }
+
     /// The adapter printed in docs/adapter-protocol.md, extracted and run as a newcomer would.
     @Test func newcomersAdapterFromTheDocsWorks() async throws {
         let doc = try String(contentsOf: CLI.repository.appendingPathComponent("docs/adapter-protocol.md"), encoding: .utf8)
