@@ -111,8 +111,10 @@ struct CheckRendering {
             lines.append("    \(v.requirement.isEmpty ? "" : v.requirement + " ")\(v.level.rawValue)\(title): \(v.code)\(at)")
             lines.append("      \(v.message)")
         }
-        for code in codesCut {
-            lines.append("    ... and \(listed[code]! - (perCode ?? 0)) more \(code) (the first \(perCode ?? 0) of each code are listed; --all lists every one)")
+        if let perCode {
+            for code in codesCut {
+                lines.append("    ... and \(listed[code]! - perCode) more \(code) (the first \(perCode) of each code are listed; --all lists every one)")
+            }
         }
         return lines
     }
