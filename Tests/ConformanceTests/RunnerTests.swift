@@ -131,6 +131,22 @@ struct RunnerTests {
         }
     }
 
+    /// Waits for `counter` to reach `target` and returns its value; gives up only after both
+    /// 2,000 polls and 60 s. A bound on the clock alone is not enough: in a full test run on two
+    /// cores, long tests can hold both threads of the pool for over a minute (CI saw 0 of 5
+    /// arrive in 60 s, then the run finish at once), and the clock runs out before the tasks under
+    /// test had a turn. Every poll sleeps, so the tasks queued before its wake-up run first: 2,000
+    /// polls are 2,000 turns for them, however long the pool was busy.
+    static func poll(_ counter: Counter, until target: Int) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var polls = 0
+        while counter.value < target && (polls < 2_000 || ContinuousClock.now < deadline) {
+            try await Task.sleep(for: .milliseconds(10))
+            polls += 1
+        }
+        return counter.value
+    }
+
     /// Results go to the sink as they are judged, not once a batch is full: while an
     /// implementation is silent, what it already answered has been handed on.
     @Test(arguments: [1, 8])
@@ -140,11 +156,7 @@ struct RunnerTests {
         let run = Task {
             try await Runner(corpus: Self.corpus).run(silent) { received.set(received.value + $0.count) }
         }
-        // A generous bound: the loop ends as soon as the five arrive, and in a full test run on
-        // two cores other tests can keep this one's tasks waiting for seconds.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while received.value < 5 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        let handedOnWhileSilent = received.value
+        let handedOnWhileSilent = try await Self.poll(received, until: 5)
         silent.release()
         #expect(try await run.value == Self.corpus.caseCount)
         #expect(handedOnWhileSilent == 5, "the five answers given before the silence reach the sink during it")
