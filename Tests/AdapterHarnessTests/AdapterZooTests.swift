@@ -271,9 +271,11 @@ struct AdapterEvidenceTests {
     @Test func aCrashNoCaseRepeatsAloneKeepsItsStderrInTheNotes() async throws {
         let marker = NSTemporaryDirectory() + "zoo-crash-once-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: marker) }
-        let a = adapter(["crash-once", marker], timeout: .seconds(10))
-        _ = try await a.start()
         let ids = ["c1", "c2", "c3", "c4", "c5", "c6"]
+        // The first process dies once all six are outstanding, however long they take to come
+        // (a generous timeout: no deadline may end one first).
+        let a = adapter(["crash-once", marker, "\(ids.count)"], timeout: .seconds(120))
+        _ = try await a.start()
         let answers = await withTaskGroup(of: (String, Answer).self) { group in
             for id in ids { group.addTask { (id, await a.run(self.request(id))) } }
             var answers: [String: Answer] = [:]

@@ -132,10 +132,15 @@ for line in sys.stdin:
         continue
     # Evidence when blame cannot be pinned (issue 17, item 7).
     if mode == "crash-once" and not os.path.exists(sys.argv[2]):
-        # The first process dies while several requests are outstanding; every later process
-        # (a restart) answers them all: only the notes can keep what it said.
+        # The first process dies once argv[3] requests (default 2) are outstanding; every later
+        # process (a restart) answers them all: only the notes can keep what it said. It counts
+        # the requests rather than waiting a while for them: on a loaded machine the test's
+        # tasks may send them seconds apart, and a death with one request outstanding is
+        # pinned on that request.
         open(sys.argv[2], "w").close()
-        time.sleep(0.3)
+        for _ in range(int(sys.argv[3]) - 1 if len(sys.argv) > 3 else 1):
+            if not sys.stdin.readline():
+                break
         sys.stderr.write("fatal: worker 3 ran out of memory\n")
         sys.stderr.flush()
         os._exit(9)
