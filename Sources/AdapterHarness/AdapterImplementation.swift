@@ -406,6 +406,7 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         // The request that hangs (or the one behind which others waited) takes the process with it.
         if !wake.isEmpty { supervision.replace(because: "no answer within \(seconds) s") }
         lock.unlock()
+        process?.flushIfStalled()
         CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
         if let w = startWake {
             w.continuation.resume(returning: .failure(ImplementationError("no answer to start within \(configuration.startTimeout.seconds.formattedCompactly) s")))

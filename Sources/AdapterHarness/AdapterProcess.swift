@@ -33,6 +33,9 @@ final class AdapterProcess: @unchecked Sendable {
     /// swaps it in for the queue, so that neither buffer grows again from nothing for each
     /// burst (a window of requests with large inputs is hundreds of kilobytes).
     private var spare: [UInt8] = []
+    /// Watchdog ticks in a row that found requests queued and no flush writing them
+    /// (``flushIfStalled()``).
+    private var stalledTicks = 0
     /// Where a flush that may wait for the adapter to read runs: a thread of its own (per
     /// process; flushes are serial anyway), not Swift's cooperative pool, whose threads are as
     /// many as the cores. A flush waits in `poll` for as long as an adapter does not read its
@@ -146,6 +149,8 @@ final class AdapterProcess: @unchecked Sendable {
         if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
             // A task (it runs after the requests already woken have queued theirs, so they go
             // out in one write) that writes what the pipe takes now; a rest waits on the writer.
+            // If the pool is too busy to run it, the watchdog hands the queue to the writer
+            // (``flushIfStalled()``).
             Task { self.flushWithoutWaiting() }
         }
         return true
@@ -208,8 +213,27 @@ final class AdapterProcess: @unchecked Sendable {
         return ok
     }
 
+    /// The watchdog's safety net for the flush that ``enqueue(seq:_:)`` leaves to a task: while
+    /// every thread of the cooperative pool is busy (long work in the same process, other
+    /// tests), that task does not run, the requests are never written, and their deadlines,
+    /// which run from the moment they were queued, blamed the adapter for the harness's own
+    /// delay. Requests found queued, with no flush writing them, on two ticks in a row (10 to
+    /// 20 ms) go to the ``writer`` thread instead. Called from the watchdog: does not wait.
+    func flushIfStalled() {
+        let stalled = writeLock.withLock {
+            guard !queued.isEmpty && !writing && !writeFailed && !inputClosed else {
+                stalledTicks = 0
+                return false
+            }
+            stalledTicks += 1
+            return stalledTicks >= 2
+        }
+        if stalled { writer.async { self.flush() } }
+    }
+
     /// Under the write lock: what is queued, leaving the spare buffer (empty) as the queue.
     private func takeQueue() -> [UInt8] {
+        stalledTicks = 0
         var batch: [UInt8] = []
         swap(&batch, &spare)
         swap(&batch, &queued)

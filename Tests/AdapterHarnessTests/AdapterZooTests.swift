@@ -50,6 +50,38 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// A request is written to the adapter even while every thread of the concurrency pool is
+    /// busy: its deadline runs from the moment it is queued, so a write that waited for the pool
+    /// made the harness blame a good adapter for its own delay ("no answer within 2 s").
+    @Test func aRequestIsWrittenWhileThePoolIsBusy() async throws {
+        let a = adapter("echo", timeout: .seconds(2))
+        _ = try await a.start()
+        // Spinners on every other thread of the pool before the request is queued; this task
+        // spins too, for longer than the timeout. It waits at most 10 s for them to start (not
+        // for ever: in a full test run, other tests may hold the pool's threads for longer,
+        // which keeps the flush task waiting just the same).
+        let others = max(1, ProcessInfo.processInfo.activeProcessorCount) - 1
+        let running = Locked(0), release = Locked(false)
+        let spinners = (0..<others).map { _ in
+            Task.detached {
+                running.update { $0 += 1 }
+                while !release.value {}
+            }
+        }
+        let started = ContinuousClock.now + .seconds(10)
+        while running.value < others && ContinuousClock.now < started {}
+        let answer = Locked<Answer?>(nil)
+        a.run(request("c1")) { a in answer.update { $0 = a } }
+        let until = ContinuousClock.now + .seconds(4)
+        while ContinuousClock.now < until {}
+        release.update { $0 = true }
+        for spinner in spinners { await spinner.value }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while answer.value == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(answer.value == .output(["echo": "c1"]), "\(String(describing: answer.value)); notes: \(a.notes)")
+        await a.stop()
+    }
+
     @Test func crashIsPinnedOnItsCaseAndTheRunGoesOn() async throws {
         let a = adapter("crash")
         _ = try await a.start()
@@ -356,4 +388,16 @@ extension AdapterZooTests {
         #expect(!a.notes.contains { $0.contains("during start") }, "\(a.notes)")
         await a.stop()
     }
+}
+
+/// A value shared between threads, behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
