@@ -7,8 +7,16 @@ enum CLI {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// From the command's start to its exit (not counting the wait for a slot).
+        let elapsed: Duration
         var output: String { stdout + stderr }
     }
+
+    /// How many commands run at once. Unbounded, a full test run on two cores had dozens of
+    /// `linkconform` processes at a time, each took minutes of wall time, and tests that only
+    /// check that a command returned saw over 120 s. A command waits for a slot on a dispatch
+    /// thread (never one of Swift concurrency's), and its ``Result/elapsed`` leaves the wait out.
+    static let slots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount * 2))
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -47,9 +55,12 @@ enum CLI {
     /// that other child (seen in CI: a 60 s poll of `report --list` that never returned).
     static func runBlocking(_ arguments: [String], stdin: Data? = nil, in directory: String?, program: String = binary) throws -> Result {
         let command = program == "/usr/bin/env" ? arguments : [program] + arguments
+        slots.wait()
+        defer { slots.signal() }
+        let started = ContinuousClock.now
         let result = try CapturedCommand.run(command, input: Array(stdin ?? Data()), workingDirectory: directory ?? repository.path)
         return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
-                      stderr: String(decoding: result.stderr, as: UTF8.self))
+                      stderr: String(decoding: result.stderr, as: UTF8.self), elapsed: started.duration(to: .now))
     }
 
     /// Starts the binary without waiting for it (a run a test interrupts or kills), its output
