@@ -43,10 +43,11 @@ enum RuleGen {
 struct ReachPropertyTests {
     /// Over many generated rule lists: every witness is decided by its rule; no sampled URL is
     /// decided by a rule called dead; a complete report leaves nothing undecided.
-    @Test func witnessesDecideTheirRules() {
+    @Test func witnessesDecideTheirRules() async {
         var rng = SeededGenerator(seed: 0xA5A5)
         var witnesses = 0, dead = 0
         for _ in 0..<80 {
+            await Task.yield()   // long work: other tests get turns on the pool's threads
             let text = RuleGen.file(&rng, rules: Int.random(in: 1...6, using: &rng))
             guard let file = parsed(text) else { Issue.record("unreadable \(text)"); continue }
             let report = ReachTests.checkWitnesses(file, appID: app, domain: domain)
@@ -69,9 +70,10 @@ struct ReachPropertyTests {
 
     /// The real files: every witness decides its rule, and every rule the pairwise analysis
     /// calls unreachable is dead here.
-    @Test func realFiles() throws {
+    @Test func realFiles() async throws {
         var files = 0, witnesses = 0
         for name in RealWorldTests.expected.keys.sorted() {
+            await Task.yield()   // long work: other tests get turns on the pool's threads
             let bytes = try #require(RealWorldTests.read(RealWorldTests.folder + name + "__apple-app-site-association.json"))
             guard let file = AASAFile.parse(bytes).0 else { continue }
             files += 1
