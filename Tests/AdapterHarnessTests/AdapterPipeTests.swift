@@ -100,7 +100,9 @@ struct AdapterPipeTests {
         let answered = await Task.detached { 42 }.value
         let waited = started.duration(to: .now)
         #expect(answered == 42)
-        #expect(waited < .seconds(5), "tasks waited \(waited) for a thread of the pool")
+        // The failure this guards against waits for the 30 s timeout; under a full test run
+        // on two cores, a free pool can still take seconds to give this task a turn.
+        #expect(waited < .seconds(20), "tasks waited \(waited) for a thread of the pool")
         for adapter in adapters { await adapter.stop() }
     }
 

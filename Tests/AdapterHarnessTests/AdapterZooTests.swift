@@ -97,10 +97,10 @@ struct AdapterZooTests {
     @Test func hangingCaseTimesOutAndOthersAreRetried() async throws {
         let a = adapter("hang", timeout: .milliseconds(500))
         _ = try await a.start()
-        let started = ContinuousClock.now
         let answers = await runAll(a, Self.ids)
-        expectOnlyTheCulpritBlamed(answers) { if case .timedOut = $0 { return true }; return false }
-        #expect(started.duration(to: .now) < .seconds(10))
+        // The message names the bound that fired: the configured 0.5 s, not the 30 s default.
+        // (Wall time cannot show it: a full test run on two cores once took 10.7 s here.)
+        expectOnlyTheCulpritBlamed(answers) { if case .timedOut(let m) = $0 { return m.contains("within 0.5 s") }; return false }
         await a.stop()
     }
 
@@ -176,14 +176,13 @@ struct AdapterZooTests {
 
     @Test func adapterThatNeverAnswersStartTimesOut() async {
         let a = adapter("hang-start", startTimeout: .milliseconds(500))
-        let started = ContinuousClock.now
         do {
             _ = try await a.start()
             Issue.record("start should fail")
         } catch {
-            #expect(error.message.contains("no answer to start"))
+            // The configured bound fired (the message names it), not a default.
+            #expect(error.message.contains("no answer to start within 0.5 s"), "\(error.message)")
         }
-        #expect(started.duration(to: .now) < .seconds(5))
     }
 
     @Test func versionRefusalIsAClearMessage() async {
@@ -322,18 +321,18 @@ struct AdapterEvidenceTests {
     }
 
     @Test func aDeathIsSeenWhileAChildStillHoldsTheOutput() async throws {
-        let a = adapter(["orphan"], timeout: .seconds(20), window: 1)
+        // A death seen only when the child closes the output (after 300 s) would be a timeout
+        // at 60 s: the answer's kind shows the death was seen when it happened. (A bound on
+        // wall time here failed on a loaded machine, where resuming this task can take seconds.)
+        let a = adapter(["orphan"], timeout: .seconds(60), window: 1)
         _ = try await a.start()
-        let started = ContinuousClock.now
         let answer = await a.run(request("bad"))
-        let waited = started.duration(to: .now)
         guard case .crashed(let message) = answer else {
-            Issue.record("expected a crash, got \(answer) after \(waited)")
+            Issue.record("expected a crash, got \(answer)")
             await a.stop()
             return
         }
         #expect(message.contains("exit status 7"), "\(message)")
-        #expect(waited < .seconds(5), "the death was seen after \(waited), not when it happened")
         // The child it left behind went with it (its process group was ended).
         if let pidText = message.split(separator: "leaving child ").last?.prefix(while: \.isNumber), let pid = Int32(pidText) {
             try await Task.sleep(for: .milliseconds(300))
@@ -347,18 +346,17 @@ struct AdapterEvidenceTests {
     }
 
     @Test func aLineWithoutEndIsAProtocolErrorOnceItPassesTheLimit() async throws {
-        let a = adapter(["endless-line"], timeout: .seconds(20), window: 1)
+        // Refused when the limit is passed: waiting for a newline instead would end in a
+        // timeout at 60 s, so the answer's kind shows when it was refused.
+        let a = adapter(["endless-line"], timeout: .seconds(60), window: 1)
         _ = try await a.start()
-        let started = ContinuousClock.now
         let answer = await a.run(request("bad"))
-        let waited = started.duration(to: .now)
         guard case .protocolError(let message) = answer else {
-            Issue.record("expected a protocol error, got \(answer) after \(waited)")
+            Issue.record("expected a protocol error, got \(answer)")
             await a.stop()
             return
         }
         #expect(message.contains("over the 1048576-byte limit"), "\(message)")
-        #expect(waited < .seconds(5), "refused after \(waited), not when the limit was passed")
         await a.stop()
     }
 }

@@ -53,7 +53,8 @@ struct ULCReceiverTests {
         #expect(report.elapsedSeconds.allSatisfy { $0 <= 20 })
         #expect(report.elapsedSeconds == [18], "the budget minus the 2 s kept for opening")
         #expect(report.backendAttempts >= 2)
-        #expect(started.duration(to: .now) < .seconds(2), "virtual time costs no real time")
+        // Real time would cost the 18 s of the budget; the bound leaves a loaded machine room.
+        #expect(started.duration(to: .now) < .seconds(12), "virtual time costs no real time")
     }
 
     @Test func alwaysTransientExhaustsTheBudgetThenReportsTheError() async {
