@@ -68,8 +68,8 @@ struct AdapterZooTests {
                 while !release.value {}
             }
         }
-        let started = ContinuousClock.now + .seconds(10)
-        while running.value < others && ContinuousClock.now < started {}
+        let startBy = ContinuousClock.now + .seconds(10)
+        while running.value < others && ContinuousClock.now < startBy {}
         let answer = Locked<Answer?>(nil)
         a.run(request("c1")) { a in answer.update { $0 = a } }
         let until = ContinuousClock.now + .seconds(4)
