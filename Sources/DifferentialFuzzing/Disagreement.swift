@@ -18,6 +18,7 @@ import LinkJSON
 /// // ulc.parse kind [callback-not-https]
 /// // ulc.build refused [action-not-https]
 /// // ulc.parse crashed
+/// // aasa.match errored AttributeError []
 /// ```
 public struct Disagreement: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -47,6 +48,19 @@ public struct Disagreement: Sendable, Hashable {
     public let leadingCode: String?
     /// What was wrong, for people: the mismatches or the harness's message.
     public let message: String
+    /// For an `errored` answer, the name of the error its message starts with (``Judge/errorName(_:)``).
+    public let errorName: String?
+
+    public init(operation: String, kind: Kind, fields: [String], codes: [String], leadingCode: String?, message: String,
+                errorName: String? = nil) {
+        self.operation = operation
+        self.kind = kind
+        self.fields = fields
+        self.codes = codes
+        self.leadingCode = leadingCode
+        self.message = message
+        self.errorName = errorName
+    }
 
     public var signature: String {
         var s = operation
@@ -55,6 +69,7 @@ public struct Disagreement: Sendable, Hashable {
         case .malformed: s += " malformed " + (fields.first ?? "")
         default: s += " " + kind.rawValue
         }
+        if kind == .errored, let errorName { s += " " + errorName }
         // Crashes, hangs and protocol errors are one finding per operation whatever the input says.
         if kind == .differs || kind == .malformed || kind == .errored { s += " [" + (leadingCode ?? "") + "]" }
         return s
@@ -81,7 +96,8 @@ public enum Judge {
         func disagreement(_ kind: Disagreement.Kind, fields: [String] = [], _ message: String) -> Judgement {
             let all = codes(reference.codes)
             let leading = all.min { (levels[$0] ?? .info, $0) < (levels[$1] ?? .info, $1) }
-            return .differs(Disagreement(operation: operation, kind: kind, fields: fields, codes: all, leadingCode: leading, message: message))
+            return .differs(Disagreement(operation: operation, kind: kind, fields: fields, codes: all, leadingCode: leading, message: message,
+                                         errorName: kind == .errored ? errorName(message) : nil))
         }
         switch answer {
         case .output(let output):
@@ -99,6 +115,26 @@ public enum Judge {
         case .timedOut(let message): return disagreement(.timedOut, message)
         case .protocolError(let message): return disagreement(.protocolError, message)
         }
+    }
+
+    /// The name an error message starts with: `AttributeError` of `AttributeError: 'int' object
+    /// has no attribute 'get'`, `json.decoder.JSONDecodeError` of a qualified one. A name is
+    /// letters, digits, `_` and `.` (not first), at most 64 bytes, then `:` and a space (or the
+    /// end); a message that starts otherwise (free text, a number, an offset) gives none, and the
+    /// text after the name, which holds positions and values, never splits a cause.
+    public static func errorName(_ message: String) -> String? {
+        var length = 0
+        for b in message.utf8 {
+            if b == UInt8(ascii: ":") { break }
+            let letter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
+            let allowed = letter || b == UInt8(ascii: "_") || (length > 0 && (b == UInt8(ascii: ".") || (b >= 0x30 && b <= 0x39)))
+            guard allowed, length < 64 else { return nil }
+            length += 1
+        }
+        // The `:` ends the message or comes before a space (not the `:` of `https://...`).
+        let rest = message.utf8.dropFirst(length)
+        guard length > 0, rest.first == UInt8(ascii: ":"), rest.count == 1 || rest.dropFirst().first == UInt8(ascii: " ") else { return nil }
+        return String(message.prefix(length))
     }
 
     /// Keys as codes: the same rule broken by either callback is one cause.

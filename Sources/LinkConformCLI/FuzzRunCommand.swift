@@ -21,8 +21,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
             (members dropped, repeated, renamed, retyped; AASA patterns), sends them to the adapter \
             --window at a time with the robustness of `run` (timeouts, crashes, restarts), and \
             judges each answer against the reference's with the operation's own comparison. \
-            Disagreements are grouped by signature (operation, the fields that differ, the \
-            reference's violation codes); the first input of a signature the store does not know is \
+            Disagreements are grouped by signature (operation, the field that differs first or the \
+            name of the error an adapter reported, the reference's leading violation code); the first input of a signature the store does not know is \
             minimised through the adapter (delta debugging over its parts and characters) and stored \
             (`linkconform findings` lists them, `linkconform findings promote ID` makes one a corpus \
             case). Crashes, timeouts and protocol errors are findings too.

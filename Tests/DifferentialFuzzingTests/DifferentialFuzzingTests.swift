@@ -178,6 +178,30 @@ struct SignatureTests {
         #expect(Judge.judge(.skipped(reason: "no"), operation: "ulc.parse", prepared: prepared, reference: reference, levels: levels) == .skipped)
     }
 
+    @Test func anErrorIsTheNameItStartsWithNotItsDetails() throws {
+        let (_, parse) = try #require(SuiteRegistry.operation(named: "ulc.parse"))
+        let prepared = try parse.prepare(["link": "https://a.example/?ulc-success=x"])
+        let reference = ReferenceExpectation(expect: ["kind": "invalid"], codes: ["ulc-success:callback-not-absolute"])
+        func signature(_ message: String) -> String? {
+            guard case .differs(let d) = Judge.judge(.errored(message: message, detail: nil), operation: "ulc.parse", prepared: prepared,
+                                                     reference: reference, levels: ["callback-not-absolute": .must]) else { return nil }
+            return d.signature
+        }
+        // The same error at other positions is one cause; another error is another.
+        let a = signature("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc3 in position 6: invalid continuation byte")
+        #expect(a == "ulc.parse errored UnicodeDecodeError [callback-not-absolute]")
+        #expect(signature("UnicodeDecodeError: 'utf-8' codec can't decode bytes in position 81-82: unexpected end of data") == a)
+        #expect(signature("ValueError: Invalid IPv6 URL") == "ulc.parse errored ValueError [callback-not-absolute]")
+        // Messages that do not start with a name keep the signature without one.
+        for message in ["not JSON: line 1", "https://a.example: refused", "Expecting value: line 1 column 1", "", ":", "42: too long",
+                        "NoSpace:after", String(repeating: "E", count: 65) + ": long"] {
+            #expect(signature(message) == "ulc.parse errored [callback-not-absolute]", "\(message)")
+        }
+        #expect(Judge.errorName("json.decoder.JSONDecodeError: Expecting value") == "json.decoder.JSONDecodeError")
+        #expect(Judge.errorName("RecursionError:") == "RecursionError")
+        #expect(Judge.errorName(".hidden: x") == nil && Judge.errorName("9lives: x") == nil)
+    }
+
     /// A protocol error on an input whose reference answer would not fit one protocol line is
     /// the reference's fault, and the finding says so; an answer that fits gets no such note.
     @Test func aReferenceAnswerOverTheProtocolLineIsNamedAsTheCause() async throws {
@@ -193,22 +217,35 @@ struct SignatureTests {
     }
 }
 
-/// Answers every request with the same answer.
+/// Answers every request with the same answer, or with what `answering` makes of it.
 struct FixedAnswer: Implementation {
-    let answer: Answer
-    init(_ answer: Answer) { self.answer = answer }
+    let answering: @Sendable (Request) -> Answer
+    init(_ answer: Answer) { answering = { _ in answer } }
+    init(answering: @escaping @Sendable (Request) -> Answer) { self.answering = answering }
     var displayName: String { "fixed" }
-    var window: Int { 1 }
+    var window: Int { 8 }
     var notes: [String] { [] }
     func start() async throws(ImplementationError) -> ImplementationInfo {
         ImplementationInfo(name: "fixed", version: "1", language: "Swift", homepage: "https://example.invalid")
     }
     func supports(_ operation: String) -> Bool { true }
-    func run(_ request: Request) async -> Answer { answer }
+    func run(_ request: Request) async -> Answer { answering(request) }
     func stop() async {}
 }
 
 struct MinimiserTests {
+    /// ddmin of `input` through `probe`, a candidate kept when it disagrees with `d`'s signature.
+    static func minimise(_ input: JSONValue, keeping d: Disagreement, through probe: Probe) async -> (JSONValue, Int) {
+        await Minimiser(maxTrials: 5_000, parallel: 8).minimise(input) { candidates in
+            var kept: [Bool] = []
+            for c in candidates {
+                guard let t = await probe.trial(c, caseID: "m"), case .differs(let d2) = t.judgement else { kept.append(false); continue }
+                kept.append(d2.signature == d.signature)
+            }
+            return kept
+        }
+    }
+
     @Test func ddminThroughAFakeImplementationKeepsTheCauseAndDropsTheRest() async throws {
         // Wrong only on links holding an 'é': minimised, the link keeps it and little else.
         let implementation = fake { op, input in
@@ -218,15 +255,7 @@ struct MinimiserTests {
         let link = "https://app.example.com/logout/é/more?x=1&y=2&ulc-success=https%3A%2F%2Fs.example%2Fa%2Fb&ulc-error=https%3A%2F%2Fe.example"
         let first = try #require(await probe.trial(["link": .string(link)], caseID: "t"))
         guard case .differs(let d) = first.judgement else { Issue.record("disagrees"); return }
-        let minimiser = Minimiser(maxTrials: 5_000, parallel: 8)
-        let (small, trials) = await minimiser.minimise(first.input) { candidates in
-            var kept: [Bool] = []
-            for c in candidates {
-                guard let t = await probe.trial(c, caseID: "m"), case .differs(let d2) = t.judgement else { kept.append(false); continue }
-                kept.append(d2.signature == d.signature)
-            }
-            return kept
-        }
+        let (small, trials) = await Self.minimise(first.input, keeping: d, through: probe)
         let minimised = try #require(small["link"]?.stringValue)
         #expect(trials > 0 && trials <= 5_000)
         #expect(minimised.contains("é") && minimised.contains("ulc-success"))
@@ -237,6 +266,25 @@ struct MinimiserTests {
         let again = try #require(await probe.trial(small, caseID: "t"))
         guard case .differs(let d3) = again.judgement else { Issue.record("still disagrees"); return }
         #expect(d3.signature == d.signature)
+    }
+
+    /// An adapter that errors on every input, with another error where the cause is: the
+    /// minimised input keeps the cause it was given (with one signature for every error, it
+    /// shrank to whatever still errored).
+    @Test func ddminKeepsTheErrorItWasGiven() async throws {
+        let errors = FixedAnswer { request in
+            (request.input["link"]?.stringValue ?? "").contains("zz")
+                ? .errored(message: "AttributeError: 'int' object has no attribute 'get'")
+                : .errored(message: "ValueError: cannot read position \(request.caseID.count)")
+        }
+        let probe = try #require(Probe(operation: "ulc.parse", implementation: errors))
+        let link = "https://app.example.com/logout/zz/more?x=1&y=2&ulc-success=https%3A%2F%2Fs.example%2Fa%2Fb&ulc-error=https%3A%2F%2Fe.example"
+        let first = try #require(await probe.trial(["link": .string(link)], caseID: "t"))
+        guard case .differs(let d) = first.judgement else { Issue.record("disagrees"); return }
+        #expect(d.errorName == "AttributeError")
+        let (small, _) = await Self.minimise(first.input, keeping: d, through: probe)
+        let minimised = try #require(small["link"]?.stringValue)
+        #expect(minimised.contains("zz") && minimised.count < link.count, "\(minimised)")
     }
 
     @Test func ddminFindsTheOneItemThatMatters() async {
