@@ -22,10 +22,11 @@ struct FuzzRunCommand: AsyncParsableCommand {
             --window at a time with the robustness of `run` (timeouts, crashes, restarts), and \
             judges each answer against the reference's with the operation's own comparison. \
             Disagreements are grouped by signature (operation, the field that differs first or the \
-            name of the error an adapter reported, the reference's leading violation code); the first input of a signature the store does not know is \
-            minimised through the adapter (delta debugging over its parts and characters) and stored \
-            (`linkconform findings` lists them, `linkconform findings promote ID` makes one a corpus \
-            case). Crashes, timeouts and protocol errors are findings too.
+            name of the error an adapter reported, the reference's leading violation code); the \
+            first input of a signature the store does not know is minimised through the adapter \
+            (delta debugging over its parts and characters) and stored (`linkconform findings` \
+            lists them, `linkconform findings promote ID` makes one a corpus case). Crashes, \
+            timeouts and protocol errors are findings too.
 
             The adapter is restarted as often as it dies (up to a million times) unless \
             --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \

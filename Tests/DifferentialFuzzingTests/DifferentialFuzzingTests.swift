@@ -223,7 +223,7 @@ struct FixedAnswer: Implementation {
     init(_ answer: Answer) { answering = { _ in answer } }
     init(answering: @escaping @Sendable (Request) -> Answer) { self.answering = answering }
     var displayName: String { "fixed" }
-    var window: Int { 8 }
+    var window: Int { 1 }
     var notes: [String] { [] }
     func start() async throws(ImplementationError) -> ImplementationInfo {
         ImplementationInfo(name: "fixed", version: "1", language: "Swift", homepage: "https://example.invalid")
