@@ -124,6 +124,8 @@ let package = Package(
         .executableTarget(name: "linkconform-bench-xignqr", dependencies: ["BenchSupport", "XignQR", "SeededRandom"]),
         .executableTarget(name: "linkconform-bench-aasa", dependencies: ["BenchSupport", "AASA", "SeededRandom"]),
 
+        // Scratch folders for tests that write files, removed when the test process exits.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
         .testTarget(name: "LinkJSONTests", dependencies: ["LinkJSON", "SeededRandom"]),
         .testTarget(name: "LinkURLTests", dependencies: ["LinkURL", "SeededRandom"]),
         .testTarget(name: "ULCTests", dependencies: ["ULC", "LinkURL", "SeededRandom", "ChildProcess"]),
@@ -138,12 +140,12 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "AASA", "AssetLinks", "LinkJSON", "ULC"]),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "AdapterHarnessTests", dependencies: ["AdapterHarness", "Conformance", "LinkJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "ResultsStoreTests", dependencies: ["ResultsStore", "Conformance", "LinkJSON", "ChildProcess",
+        .testTarget(name: "ResultsStoreTests", dependencies: ["TestScratch", "ResultsStore", "Conformance", "LinkJSON", "ChildProcess",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RunSessionTests", dependencies: ["RunSession", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "DifferentialFuzzingTests", dependencies: ["DifferentialFuzzing", "Conformance", "ResultsStore", "LinkJSON", "SeededRandom"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter"],
+        .testTarget(name: "DifferentialFuzzingTests", dependencies: ["TestScratch", "DifferentialFuzzing", "Conformance", "ResultsStore", "LinkJSON", "SeededRandom"]),
+        .testTarget(name: "ReportsTests", dependencies: ["TestScratch", "Reports", "ResultsStore", "Conformance", "LinkJSON"]),
+        .testTarget(name: "LinkConformCLITests", dependencies: ["TestScratch", "LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter"],
                     exclude: ["Fixtures"]),
     ]
 )

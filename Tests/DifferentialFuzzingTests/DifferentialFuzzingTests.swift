@@ -5,6 +5,7 @@ import LinkJSON
 import ResultsStore
 import SeededRandom
 import Testing
+import TestScratch
 
 /// The corpus of the repository, loaded once.
 let repositoryCorpus: Corpus = {
@@ -33,7 +34,7 @@ func fake(_ wrong: @escaping @Sendable (_ operation: String, _ input: JSONValue)
 }
 
 func temporaryStore() throws -> ResultsStore {
-    try ResultsStore(path: NSTemporaryDirectory() + "differential-\(UUID().uuidString).sqlite")
+    try ResultsStore(path: TestScratch.path("differential", "store.sqlite"))
 }
 
 /// Serialized: these run synchronously on the test's thread, and the full suite has two cores.
@@ -365,7 +366,7 @@ struct FuzzerTests {
 
 struct PromotionTests {
     @Test func aPromotedFindingLintsCleanAndJudgesTheImplementation() async throws {
-        let root = NSTemporaryDirectory() + "promote-\(UUID().uuidString)"
+        let root = TestScratch.path("promote", "Corpus")
         try FileManager.default.copyItem(atPath: repositoryCorpus.root, toPath: root)
         let store = try temporaryStore()
         let link = "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example"

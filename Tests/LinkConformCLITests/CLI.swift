@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import TestScratch
 
 /// Runs the built `linkconform` binary, as a user or a CI job would.
 enum CLI {
@@ -77,8 +78,6 @@ enum CLI {
     }
 
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "linkconform-cli-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestScratch.folder("cli")
     }
 }

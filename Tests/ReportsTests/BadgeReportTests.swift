@@ -7,6 +7,7 @@ import LinkJSON
 import Testing
 @testable import Reports
 @testable import ResultsStore
+import TestScratch
 
 /// Badges: an SVG and a shields.io endpoint JSON per implementation and suite.
 struct BadgeReportTests {
@@ -45,7 +46,7 @@ struct BadgeReportTests {
 
     @Test func aRunGetsABadgePerImplementationAndSuiteOnDisk() throws {
         let data = try HostileInputTests.data()
-        let dir = NSTemporaryDirectory() + "linkconform-badges-\(UUID().uuidString)"
+        let dir = TestScratch.folder("badges")
         // A badge of an implementation from an earlier run is removed; other files stay.
         try FileManager.default.createDirectory(atPath: dir + "/badges", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: dir + "/badges/gone.svg", contents: Data())

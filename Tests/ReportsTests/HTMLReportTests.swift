@@ -7,6 +7,7 @@ import LinkJSON
 import Testing
 @testable import Reports
 @testable import ResultsStore
+import TestScratch
 
 /// `index.html`: one well-formed page holding the summary, the history chart, the matrix and the
 /// cases that did not pass, with every outside text shown as text.
@@ -107,7 +108,7 @@ struct HTMLReportTests {
 
     /// One implementation, one suite, one run per night with these outcomes.
     static func nights(_ nights: [[(String, Outcome)]]) throws -> (ResultsStore, [Int64]) {
-        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-html-\(UUID().uuidString)/r.sqlite")
+        let store = try ResultsStore(path: TestScratch.path("html", "r.sqlite"))
         var runs: [Int64] = []
         for night in nights {
             let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: "c0ffee", toolVersion: "0.1.0", options: [:]))
@@ -127,7 +128,7 @@ struct HTMLReportTests {
         let corpus = Corpus.load(from: repository.appendingPathComponent("Corpus").path, suites: ["ulc"])
         try #require(corpus.errors.isEmpty)
         let c = try #require(corpus.suites.first?.cases.first)
-        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-html-\(UUID().uuidString)/r.sqlite")
+        let store = try ResultsStore(path: TestScratch.path("html", "r.sqlite"))
         let run = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: nil, toolVersion: "0.1.0", options: [:]))
         try store.recordCases(corpus: corpus)
         try store.recordCases(corpus: corpus)   // a second run over the same corpus adds nothing
@@ -145,7 +146,7 @@ struct HTMLReportTests {
     }
 
     @Test func problemsAreCappedPerImplementationWithAPointerToTheJSON() throws {
-        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-html-\(UUID().uuidString)/r.sqlite")
+        let store = try ResultsStore(path: TestScratch.path("html", "r.sqlite"))
         let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
         let impl = try store.register(ImplementationInfo(name: "many", version: "1", language: "", homepage: ""), run: run)
         let extra = 37

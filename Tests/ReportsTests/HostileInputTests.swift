@@ -7,6 +7,7 @@ import LinkJSON
 import Testing
 @testable import Reports
 @testable import ResultsStore
+import TestScratch
 
 /// One hostile implementation rendered in every format: its name starts a Markdown heading,
 /// its version ends in CR LF, its language recolours a terminal and ends in a bidi override, its
@@ -19,7 +20,7 @@ struct HostileInputTests {
                                          homepage: "https://h.example/\u{0}\n# Homepage <script>alert(1)</script>")
 
     static func storedRun() throws -> (ResultsStore, Int64) {
-        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-hostile-\(UUID().uuidString)/r.sqlite")
+        let store = try ResultsStore(path: TestScratch.path("hostile", "r.sqlite"))
         let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
         let plain = try store.register(ImplementationInfo(name: "plain", version: "1", language: "Swift", homepage: ""), run: run)
         let impl = try store.register(info, run: run)
@@ -151,7 +152,7 @@ struct HostileInputTests {
 
     @Test func writtenFilesMatchTheRenderings() throws {
         let data = try Self.data()
-        let dir = NSTemporaryDirectory() + "linkconform-hostile-out-\(UUID().uuidString)"
+        let dir = TestScratch.folder("hostile-out")
         try ReportWriter.write(data, to: dir)
         func file(_ name: String) throws -> String { try String(contentsOfFile: dir + "/" + name, encoding: .utf8) }
         #expect(try file("summary.md") == MarkdownReport.render(data))

@@ -7,11 +7,12 @@ import LinkJSON
 import Testing
 @testable import Reports
 @testable import ResultsStore
+import TestScratch
 
 /// Reports are rendered from store queries.
 struct ReportsTests {
     static func storedRun() throws -> (ResultsStore, Int64) {
-        let store = try ResultsStore(path: NSTemporaryDirectory() + "linkconform-reports-\(UUID().uuidString)/r.sqlite")
+        let store = try ResultsStore(path: TestScratch.path("reports", "r.sqlite"))
         let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
         let impl = try store.register(ImplementationInfo(name: "vendor <x>", version: "1", language: "Swift", homepage: ""), run: run)
         func r(_ id: String, _ outcome: Outcome, _ level: RequirementLevel, _ message: String?) -> CaseResult {
@@ -76,7 +77,7 @@ struct ReportsTests {
 
     @Test func writerWritesTheFourFiles() throws {
         let (store, run) = try Self.storedRun()
-        let dir = NSTemporaryDirectory() + "linkconform-out-\(UUID().uuidString)"
+        let dir = TestScratch.folder("out")
         let paths = try ReportWriter.write(try #require(try ReportData.load(from: store, run: run)), to: dir)
         // The four reports, then the badges folder (written by default since the badges came).
         #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml", "index.html", "badges"])

@@ -2,13 +2,12 @@ import Foundation
 import GRDB
 import Testing
 @testable import ResultsStore
+import TestScratch
 
 /// A file that is not a results store is refused with a message that says so, and left as it was.
 struct ForeignDatabaseTests {
     func scratch(_ name: String) -> String {
-        let dir = NSTemporaryDirectory() + "linkconform-foreign-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir + "/" + name
+        TestScratch.path("foreign", name)
     }
 
     @Test func anotherProgramsDatabaseIsRefusedAndLeftUnchanged() throws {

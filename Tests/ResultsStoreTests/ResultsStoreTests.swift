@@ -5,11 +5,12 @@ import GRDB
 import LinkJSON
 @testable import ResultsStore
 import Testing
+import TestScratch
 
 /// The SQLite store: runs, batches, queries, and runs interrupted by a kill.
 struct ResultsStoreTests {
     static func temporaryPath() -> String {
-        NSTemporaryDirectory() + "linkconform-store-\(UUID().uuidString)/results.sqlite"
+        TestScratch.path("store", "results.sqlite")
     }
 
     static func result(_ id: String, _ outcome: Outcome, null: Bool = false) -> CaseResult {

@@ -3,6 +3,7 @@ import Foundation
 import LinkJSON
 import Testing
 @testable import ResultsStore
+import TestScratch
 
 /// Every text the store keeps comes back exactly as it was given, whatever is in it: U+0000
 /// (which a C string would end at), ESC, CR, U+FFFD and C1 controls, emoji.
@@ -16,7 +17,7 @@ struct TextRoundTripTests {
     /// The repository's corpus, copied with its first ULC requirement's title made hostile.
     static func corpusWithHostileTitle() throws -> (Corpus, title: String) {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let root = NSTemporaryDirectory() + "linkconform-text-corpus-\(UUID().uuidString)"
+        let root = TestScratch.path("text-corpus", "Corpus")
         try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Corpus").path, toPath: root)
         let file = root + "/ulc/requirements.json"
         let document = try JSONParser.parse(String(contentsOfFile: file, encoding: .utf8))
