@@ -12,6 +12,11 @@ import SeededRandom
 /// sightings are counted in memory and written every quarter of a second in one transaction,
 /// so storing does not slow the stream down, and a stop (or a kill) loses at most that.
 ///
+/// Before fuzzing, the corpus's own inputs of the fuzzed operations are asked of the
+/// implementation and judged the same way (``corpusSignatures(shouldStop:progress:)``): each
+/// signature found while fuzzing is then marked with the first corpus case that shows it, or as
+/// one the corpus does not show (what a reviewer reads first).
+///
 /// Input `i` is made from a generator seeded with (`seed`, `i`) alone, so a seed gives the same
 /// inputs in the same order whatever the timing of the answers.
 public final class DifferentialFuzzer: Sendable {
@@ -27,6 +32,8 @@ public final class DifferentialFuzzer: Sendable {
         /// not minimised: each trial would wait for the whole timeout).
         public var minimiseTrials = 2_000
         public var crashTrials = 24
+        /// Whether to run the corpus inputs first, to tell which signatures the corpus shows.
+        public var corpusPass = true
 
         public init(seed: UInt64 = 1, seconds: Double? = nil, maxInputs: Int? = nil, window: Int = 32) {
             self.seed = seed
@@ -38,6 +45,11 @@ public final class DifferentialFuzzer: Sendable {
 
     /// Counts while running, for a progress line.
     public struct Stats: Sendable {
+        /// The corpus pass: cases asked so far, of how many (0 of 0 when there is none).
+        public var corpusCasesDone = 0
+        public var corpusCases = 0
+        /// Whether fuzzing proper has started (the corpus pass is over).
+        public var fuzzing = false
         public var inputs = 0
         public var disagreements = 0
         public var signatures = 0
@@ -54,6 +66,9 @@ public final class DifferentialFuzzer: Sendable {
         public internal(set) var count = 1
         /// Whether the store had not seen the signature before this run.
         public internal(set) var isNew: Bool
+        /// The first corpus case whose input gives the same signature (nil: none does, or the
+        /// corpus pass was not run).
+        public internal(set) var corpusCase: String?
         /// The stored finding's id (nil when nothing is stored, or the signature was known).
         public internal(set) var findingID: Int64?
         public internal(set) var input: JSONValue
@@ -91,10 +106,15 @@ public final class DifferentialFuzzer: Sendable {
         public var harnessFailure: String?
         /// Stopped by ``run(shouldStop:progress:)``'s `shouldStop`.
         public var interrupted: Bool
+        /// What the corpus pass found: each signature the corpus's inputs give, with the first
+        /// case that gives it (nil: the pass was not run).
+        public var corpusSignatures: [String: String]?
     }
 
     let probes: [Probe]
     let mutators: [InputMutator]
+    /// The corpus cases of the fuzzed operations, in corpus order: the probe's index and the case.
+    let corpusCases: [(probe: Int, id: String, input: JSONValue)]
     let implementation: any Implementation
     let info: ImplementationInfo
     let store: ResultsStore?
@@ -106,14 +126,17 @@ public final class DifferentialFuzzer: Sendable {
                 store: ResultsStore?, options: Options) {
         var probes: [Probe] = []
         var mutators: [InputMutator] = []
+        let cases = corpus.suites.flatMap(\.cases)
         for name in operations {
             guard let probe = Probe(operation: name, implementation: implementation) else { continue }
-            let seeds = corpus.suites.flatMap(\.cases).filter { $0.operation == name }.map(\.input)
+            let seeds = cases.filter { $0.operation == name }.map(\.input)
             let mutator = InputMutator(operation: probe.operation, seeds: seeds)
             guard !mutator.seeds.isEmpty else { continue }
             probes.append(probe)
             mutators.append(mutator)
         }
+        let probeOf = Dictionary(probes.enumerated().map { ($1.operation.name, $0) }, uniquingKeysWith: { a, _ in a })
+        corpusCases = cases.compactMap { c in probeOf[c.operation].map { ($0, c.id, c.input) } }
         self.probes = probes
         self.mutators = mutators
         self.implementation = implementation
@@ -147,13 +170,77 @@ public final class DifferentialFuzzer: Sendable {
     /// Minimisations running at once, beside the stream of inputs.
     static let concurrentMinimisations = 2
 
-    /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up.
-    /// `progress` gets the counts every 50 ms and at the end.
+    /// The signatures the corpus already shows: every corpus input of the fuzzed operations
+    /// asked of the implementation, `window` at a time, and judged as a fuzzed input is
+    /// (``Probe/trial(_:caseID:prepared:)``), with the first case of each signature in corpus
+    /// order. Also the reason the implementation was given up, if it was; `progress` gets the
+    /// cases done every 50 ms.
+    public func corpusSignatures(shouldStop: @escaping @Sendable () -> Bool = { false },
+                                 progress: @escaping @Sendable (Int) -> Void = { _ in }) async -> (signatures: [String: String], failure: String?) {
+        var first: [String: Int] = [:]
+        var failure: String?
+        var done = 0
+        var lastProgress = ContinuousClock.now
+        await withTaskGroup(of: (Int, String?, String?).self) { group in
+            var next = 0
+            func submit() {
+                let index = next
+                next += 1
+                let (which, id, input) = corpusCases[index]
+                group.addTask { [self] in
+                    guard let trial = await self.probes[which].trial(input, caseID: id) else { return (index, nil, nil) }
+                    switch trial.judgement {
+                    case .differs(let d): return (index, d.signature, nil)
+                    case .notRun(let why): return (index, nil, why)
+                    case .agrees, .skipped: return (index, nil, nil)
+                    }
+                }
+            }
+            func more() -> Bool { next < corpusCases.count && failure == nil && !shouldStop() }
+            while next < options.window && more() { submit() }
+            for await (index, signature, notRun) in group {
+                done += 1
+                if let signature, first[signature].map({ index < $0 }) ?? true { first[signature] = index }
+                if let notRun, failure == nil { failure = notRun }
+                if more() { submit() }
+                if lastProgress.duration(to: .now) >= .milliseconds(50) {
+                    lastProgress = .now
+                    progress(done)
+                }
+            }
+        }
+        progress(done)
+        return (first.mapValues { corpusCases[$0].id }, failure)
+    }
+
+    /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up
+    /// (after the corpus pass, when ``Options/corpusPass``; its time is not counted in the
+    /// fuzzing's). `progress` gets the counts every 50 ms and at the end.
     public func run(shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Stats) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
         guard !probes.isEmpty else { return summary }
         let known = try store?.differentialSignatures(implementation: info.name) ?? []
+        if options.corpusPass {
+            let total = corpusCases.count
+            summary.stats.corpusCases = total
+            let (shown, failure) = await corpusSignatures(shouldStop: shouldStop) { done in
+                var stats = Stats()
+                stats.corpusCases = total
+                stats.corpusCasesDone = done
+                progress(stats)
+            }
+            summary.stats.corpusCasesDone = total
+            summary.corpusSignatures = shown
+            if failure != nil || shouldStop() {
+                summary.harnessFailure = failure
+                summary.interrupted = shouldStop()
+                progress(summary.stats)
+                return summary
+            }
+        }
+        summary.stats.fuzzing = true
+        let corpusShows = summary.corpusSignatures ?? [:]
         var bySignature: [String: Int] = [:]
         var pending: [String: Int] = [:]
         let started = ContinuousClock.now
@@ -222,11 +309,12 @@ public final class DifferentialFuzzer: Sendable {
                         } else {
                             bySignature[signature] = summary.found.count
                             summary.stats.signatures += 1
+                            var found = Found(d, suite: suite(of: d), trial: trial, isNew: !known.contains(signature))
+                            found.corpusCase = corpusShows[signature]
+                            summary.found.append(found)
                             if known.contains(signature) {
-                                summary.found.append(Found(d, suite: suite(of: d), trial: trial, isNew: false))
                                 pending[signature, default: 0] += 1
                             } else {
-                                summary.found.append(Found(d, suite: suite(of: d), trial: trial, isNew: true))
                                 summary.stats.newSignatures += 1
                                 waiting.append((d, trial))
                                 startMinimising()

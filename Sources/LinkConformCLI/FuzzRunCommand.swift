@@ -28,6 +28,11 @@ struct FuzzRunCommand: AsyncParsableCommand {
             lists them, `linkconform findings promote ID` makes one a corpus case). Crashes, \
             timeouts and protocol errors are findings too.
 
+            First, the corpus's own inputs of the fuzzed operations are asked of the adapter and \
+            judged the same way (the corpus pass, not counted in --seconds): each signature is then \
+            marked with the first corpus case that shows it, or as not in the corpus, which are the \
+            ones to read first. --no-corpus-pass skips it.
+
             The adapter is restarted as often as it dies (up to a million times) unless \
             --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \
             replays the same inputs.
@@ -55,6 +60,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Candidates tried to minimise one finding.", valueName: "n"))
     var minimiseTrials = 2_000
+
+    @Flag(help: "Do not run the corpus inputs first (signatures are then not marked as shown by the corpus or not).")
+    var noCorpusPass = false
 
     @OptionGroup var output: OutputOptions
 
@@ -109,6 +117,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         let seed = seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         var options = DifferentialFuzzer.Options(seed: seed, seconds: seconds, maxInputs: maxInputs, window: implementation.window)
         options.minimiseTrials = minimiseTrials
+        options.corpusPass = !noCorpusPass
         let fuzzer = DifferentialFuzzer(corpus: corpus, operations: supported, implementation: implementation, info: info,
                                         store: store, options: options)
         let name = Escaping.terminal(info.name)
@@ -141,7 +150,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 implementation: info.name, version: info.version, seed: seed, operations: fuzzer.operations, seconds: summary.stats.seconds,
                 inputs: summary.stats.inputs, disagreements: summary.stats.disagreements,
                 signatures: Set(summary.found.map(\.disagreement.signature)),
-                newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending)
+                newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending,
+                corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCases }, corpusSignatures: summary.corpusSignatures ?? [:])
             let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
             do {
                 try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
@@ -164,17 +174,24 @@ struct FuzzRunCommand: AsyncParsableCommand {
     static let defaultMaxRestarts = 1_000_000
 
     static func status(_ stats: DifferentialFuzzer.Stats) -> String {
-        "\(stats.inputs) inputs (\(Int(stats.rate))/s), \(stats.disagreements) disagreements, \(stats.signatures) signatures (\(stats.newSignatures) new)"
+        if !stats.fuzzing && stats.corpusCases > 0 { return "corpus pass: \(stats.corpusCasesDone) of \(stats.corpusCases) cases" }
+        return "\(stats.inputs) inputs (\(Int(stats.rate))/s), \(stats.disagreements) disagreements, \(stats.signatures) signatures (\(stats.newSignatures) new)"
     }
 
     func printSummary(_ summary: DifferentialFuzzer.Summary, name: String, ending: String?, notes: [String]) {
         let stats = summary.stats
         Console.line("\(name): \(stats.inputs) inputs in \(String(format: "%.1f", stats.seconds)) s (\(Int(stats.rate))/s), "
                      + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
+        if let shown = summary.corpusSignatures {
+            let outside = summary.found.filter { $0.corpusCase == nil }.count
+            Console.line("corpus pass: \(stats.corpusCases) cases give \(shown.count) signatures; "
+                         + "\(outside) of this run's \(summary.found.count) are not shown by any corpus case")
+        }
         for found in summary.found {
             let id = found.findingID.map { "D\($0)" } ?? "known"
             let what = found.isNew ? "new" : "seen before"
-            Console.line("  \(id) \(what) x\(found.count): \(Escaping.terminal(found.disagreement.signature))")
+            let corpus = summary.corpusSignatures == nil ? "" : found.corpusCase.map { ", corpus: " + Escaping.terminal($0) } ?? ", not in the corpus"
+            Console.line("  \(id) \(what)\(corpus) x\(found.count): \(Escaping.terminal(found.disagreement.signature))")
             if found.isNew {
                 Console.line("      minimised: \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
             }

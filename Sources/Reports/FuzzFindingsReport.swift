@@ -20,9 +20,14 @@ public enum FuzzFindingsReport {
         public var newSignatures: Set<String>
         /// How the run ended, when not by its time or input limit.
         public var ending: String?
+        /// The corpus pass: the cases run (nil: no pass), and each signature they gave with
+        /// the first case that gave it.
+        public var corpusCases: Int?
+        public var corpusSignatures: [String: String]
 
         public init(implementation: String, version: String, seed: UInt64, operations: [String], seconds: Double, inputs: Int,
-                    disagreements: Int, signatures: Set<String>, newSignatures: Set<String>, ending: String?) {
+                    disagreements: Int, signatures: Set<String>, newSignatures: Set<String>, ending: String?,
+                    corpusCases: Int? = nil, corpusSignatures: [String: String] = [:]) {
             self.implementation = implementation
             self.version = version
             self.seed = seed
@@ -33,6 +38,8 @@ public enum FuzzFindingsReport {
             self.signatures = signatures
             self.newSignatures = newSignatures
             self.ending = ending
+            self.corpusCases = corpusCases
+            self.corpusSignatures = corpusSignatures
         }
     }
 
@@ -49,14 +56,20 @@ public enum FuzzFindingsReport {
         out += "- seed \(run.seed), \(String(format: "%.1f", run.seconds)) s, \(run.inputs) inputs (\(rate)/s)\n"
         out += "- \(run.disagreements) disagreements with the reference, \(run.signatures.count) distinct signatures, \(run.newSignatures.count) new\n"
         if let ending = run.ending { out += "- ended early: " + Escaping.markdownInline(ending) + "\n" }
+        if let cases = run.corpusCases {
+            let outside = run.signatures.filter { run.corpusSignatures[$0] == nil }.count
+            out += "- corpus pass: \(cases) corpus cases give \(run.corpusSignatures.count) signatures; \(outside) of this run's "
+                + "\(run.signatures.count) are not shown by any corpus case (read those first)\n"
+        }
         let seen = findings.filter { run.signatures.contains($0.signature) }
         let older = findings.filter { !run.signatures.contains($0.signature) }
-        out += "\n| id | status | operation | kind | signature | count | first seen | last seen |\n|---|---|---|---|---|---|---|---|\n"
+        out += "\n| id | status | operation | kind | signature | count | in the corpus | first seen | last seen |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n"
         for f in seen + older {
             let status = run.newSignatures.contains(f.signature) ? "new" : run.signatures.contains(f.signature) ? "seen again" : "not seen this run"
             out += "| D\(f.id) | \(status)\(f.status == .promoted ? ", promoted" : "") | " + Escaping.markdownCell(f.operation) + " | "
                 + Escaping.markdownCell(f.kind) + " | " + Escaping.markdownCode(f.signature).replacingOccurrences(of: "|", with: "\\|")
-                + " | \(f.count) | " + Escaping.markdownCell(f.firstSeen) + " | " + Escaping.markdownCell(f.lastSeen) + " |\n"
+                + " | \(f.count) | " + corpusCell(run, f.signature) + " | " + Escaping.markdownCell(f.firstSeen) + " | " + Escaping.markdownCell(f.lastSeen) + " |\n"
         }
         if findings.isEmpty { out += "\nNo findings: the implementation agreed with the reference on every input.\n" }
         for f in seen {
@@ -66,9 +79,19 @@ public enum FuzzFindingsReport {
             out += "- reference: " + Escaping.markdownJSON(f.referenceOutput) + "\n"
             out += "- " + Escaping.markdownInline(f.implementation) + ": " + Escaping.markdownJSON(f.implementationAnswer) + "\n"
             if f.input != f.minimisedInput { out += "- first input: " + Escaping.markdownJSON(f.input) + "\n" }
+            if run.corpusCases != nil {
+                out += "- in the corpus: " + (run.corpusSignatures[f.signature].map { "shown by " + Escaping.markdownCode($0) } ?? "no case shows it") + "\n"
+            }
             if let promoted = f.promotedCase { out += "- promoted to " + Escaping.markdownCode(promoted) + "\n" }
             else { out += "- make it a corpus case: `linkconform findings promote D\(f.id)`\n" }
         }
         return out
+    }
+
+    /// The corpus case that shows a signature, "no" when none does, "-" when this run cannot
+    /// tell (no corpus pass, or a finding not seen in this run).
+    static func corpusCell(_ run: Run, _ signature: String) -> String {
+        guard run.corpusCases != nil, run.signatures.contains(signature) else { return "-" }
+        return run.corpusSignatures[signature].map { Escaping.markdownCode($0).replacingOccurrences(of: "|", with: "\\|") } ?? "no"
     }
 }

@@ -338,6 +338,46 @@ struct FuzzerTests {
         let summary = try await fuzzer.run()
         #expect(summary.stats.inputs > 800)
         #expect(summary.stats.disagreements == 0, "\(summary.found.map(\.disagreement.signature))")
+        // The corpus pass asked every case of these operations, and none disagrees.
+        let cases = repositoryCorpus.suites.flatMap(\.cases).filter { operations.contains($0.operation) }
+        #expect(summary.stats.corpusCases == cases.count && summary.stats.corpusCasesDone == cases.count)
+        #expect(summary.corpusSignatures == [:], "\(summary.corpusSignatures ?? [:])")
+    }
+
+    @Test func eachSignatureIsMarkedWithTheFirstCorpusCaseThatShowsIt() async throws {
+        // Wrong on every x-callback-url; right on every ULC link.
+        let implementation = fake { op, _ in op == "xcallback.parse" ? ["kind": "xcallback"] : nil }
+        let operations = ["xcallback.parse", "ulc.parse"]
+        let fuzzer = DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
+                                        info: implementation.info, store: nil, options: DifferentialFuzzer.Options(seed: 4, maxInputs: 300, window: 8))
+        let summary = try await fuzzer.run()
+        let shown = try #require(summary.corpusSignatures)
+        #expect(!shown.isEmpty && shown.keys.allSatisfy { $0.hasPrefix("xcallback.parse ") }, "\(shown)")
+        // Nothing comes before the first x-callback-url case, so its signature is marked with it.
+        let cases = repositoryCorpus.suites.flatMap(\.cases).filter { operations.contains($0.operation) }
+        let first = try #require(cases.first { $0.operation == "xcallback.parse" })
+        let probe = try #require(Probe(operation: "xcallback.parse", implementation: implementation))
+        let trial = try #require(await probe.trial(first.input, caseID: first.id))
+        guard case .differs(let d) = trial.judgement else { Issue.record("the fake agrees on \(first.id)"); return }
+        #expect(shown[d.signature] == first.id)
+        // Every case named shows its signature.
+        for (signature, id) in shown.prefix(5) {
+            let c = try #require(cases.first { $0.id == id })
+            let again = try #require(await probe.trial(c.input, caseID: c.id))
+            guard case .differs(let d2) = again.judgement else { Issue.record("\(id) agrees"); continue }
+            #expect(d2.signature == signature)
+        }
+        // A signature found while fuzzing carries the case exactly when the corpus shows it.
+        #expect(!summary.found.isEmpty)
+        #expect(summary.found.allSatisfy { $0.corpusCase == shown[$0.disagreement.signature] })
+        #expect(summary.found.contains { $0.corpusCase != nil })
+
+        var options = DifferentialFuzzer.Options(seed: 4, maxInputs: 100, window: 8)
+        options.corpusPass = false
+        let without = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
+                                                   info: implementation.info, store: nil, options: options).run()
+        #expect(without.corpusSignatures == nil && without.stats.corpusCases == 0)
+        #expect(!without.found.isEmpty && without.found.allSatisfy { $0.corpusCase == nil })
     }
 
     @Test func aFakeThatDisagreesIsFoundMinimisedAndStored() async throws {

@@ -28,6 +28,9 @@ struct DifferentialFuzzTests {
         #expect(findings.contains { $0.minimisedInput.utf8.count < $0.input.utf8.count }, "something was minimised")
         let report = try String(contentsOfFile: dir + "/reports/fuzz-disagreeing.md", encoding: .utf8)
         #expect(report.contains("D\(findings[0].id)") && report.contains("# Differential fuzzing: disagreeing"))
+        // The corpus pass: every finding of the run says whether a corpus case shows it.
+        #expect(report.contains("- corpus pass: ") && report.contains("| in the corpus |"), "\(report)")
+        #expect(first.stdout.contains("corpus pass: ") && first.stdout.contains(", corpus: ulc/"), "\(first.stdout)")
         // The same seed and inputs again: every signature is known, so nothing is new.
         let second = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter) crash-on-double", "--timeout", "120", "--seconds", "60", "--max-inputs", "400",
                                                "--seed", "7", "--minimise-trials", "300"])
