@@ -54,7 +54,22 @@ public struct LinkURL: Sendable, Hashable {
     public var isOverLimit: Bool { scan.isOverLimit }
 
     /// Whether the reference has a scheme (an absolute URI rather than a relative reference).
+    /// The scanner takes whatever comes before the first `:` as the scheme and reports it when
+    /// it is not valid; see ``hasValidScheme``.
     public var isAbsolute: Bool { scan.isAbsolute }
+
+    /// Whether the reference has a scheme that RFC 3986 allows (section 3.1: a letter, then
+    /// letters, digits, `+`, `-` or `.`). `4://h`, `my_app://h` and `%://h` have none: no URI
+    /// reader (Foundation, WHATWG, Python) finds a scheme and a host in them, and no app can
+    /// register such a scheme.
+    public var hasValidScheme: Bool {
+        guard let range = scan.scheme, let first = range.first else { return false }
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+        guard isLetter(bytes[first]) else { return false }
+        return bytes[range].allSatisfy { c in
+            isLetter(c) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        }
+    }
 
     /// The numeric port, when a port is present and valid.
     public var port: Int? {

@@ -47,7 +47,8 @@ struct XCallbackParser {
                                    message: "the URL is \(length) bytes, over the \(limit)-byte limit; it was not read"),
             ])
         }
-        guard url.isAbsolute, let host = url.host, Self.hostIsXCallbackURL(url, host) else { return Self.link(url, .notXCallback) }
+        // XCB-1: a URL with a scheme; a name before "://" that is not a valid scheme is none.
+        guard url.hasValidScheme, let host = url.host, Self.hostIsXCallbackURL(url, host) else { return Self.link(url, .notXCallback) }
         if url.bytes[host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             let written = url.text(in: host)
             violations.append(XCallbackViolation(.hostNotLowercase, offset: host.lowerBound,

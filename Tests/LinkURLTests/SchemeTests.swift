@@ -37,6 +37,17 @@ struct SchemeTests {
         #expect(LinkURL(parsing: "HTTPS://a/").text(of: .scheme) == "HTTPS")
     }
 
+    @Test(arguments: ["https://a/", "a:", "Z9+-.://h", "x-callback:", "myapp://x-callback-url/open"])
+    func validSchemes(text: String) {
+        #expect(LinkURL(parsing: text).hasValidScheme, "\(text)")
+    }
+
+    /// Whatever precedes the first ':' is scanned as the scheme; these are not valid ones.
+    @Test(arguments: ["4://a/", "my_app://a/", "%://a/", "+a://a/", "my app://a", "\u{FF1F}://a", "caf\u{E9}://a", "//a/", "a/b:c", ""])
+    func invalidOrMissingSchemes(text: String) {
+        #expect(!LinkURL(parsing: text).hasValidScheme, "\(text)")
+    }
+
     @Test func schemeMustBeFollowedByAColon() {
         let url = LinkURL(parsing: "https")
         #expect(url.scheme == nil)

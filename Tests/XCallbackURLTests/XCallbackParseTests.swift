@@ -21,6 +21,8 @@ struct XCallbackParseTests {
     @Test(arguments: [
         "myapp://x-callback.url/open", "myapp://example.com/x-callback-url/open", "//x-callback-url/open",
         "things:///add?title=x", "x-callback-url/open", "", "myapp:x-callback-url/open",
+        // No valid scheme before "://" (RFC 3986 section 3.1), so no scheme at all.
+        "4app://x-callback-url/open", "my_app://x-callback-url/open?x-success=source%3A%2F%2Fdone", "%://x-callback-url/n",
     ])
     func otherURLsAreNotXCallbackURLs(url: String) {
         let link = XCallback.parse(url)
