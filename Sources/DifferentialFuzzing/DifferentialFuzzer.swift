@@ -69,6 +69,10 @@ public final class DifferentialFuzzer: Sendable {
         /// The first corpus case whose input gives the same signature (nil: none does, or the
         /// corpus pass was not run).
         public internal(set) var corpusCase: String?
+        /// For an `errored` signature no case shows: the first corpus case on which the
+        /// implementation raises the same error for this operation (with another leading code
+        /// of the reference: most likely the same cause).
+        public internal(set) var corpusCaseWithSameError: String?
         /// The stored finding's id (nil when nothing is stored, or the signature was known).
         public internal(set) var findingID: Int64?
         public internal(set) var input: JSONValue
@@ -109,6 +113,9 @@ public final class DifferentialFuzzer: Sendable {
         /// What the corpus pass found: each signature the corpus's inputs give, with the first
         /// case that gives it (nil: the pass was not run).
         public var corpusSignatures: [String: String]?
+        /// Each error the corpus's inputs make the implementation raise (``Disagreement/errorKey``),
+        /// with the first case that does.
+        public var corpusErrors: [String: String] = [:]
     }
 
     let probes: [Probe]
@@ -173,15 +180,16 @@ public final class DifferentialFuzzer: Sendable {
     /// The signatures the corpus already shows: every corpus input of the fuzzed operations
     /// asked of the implementation, `window` at a time, and judged as a fuzzed input is
     /// (``Probe/trial(_:caseID:prepared:)``), with the first case of each signature in corpus
-    /// order. Also the reason the implementation was given up, if it was; `progress` gets the
-    /// cases done every 50 ms.
+    /// order, and likewise each error raised (``Disagreement/errorKey``). Also the reason the
+    /// implementation was given up, if it was; `progress` gets the cases done every 50 ms.
     public func corpusSignatures(shouldStop: @escaping @Sendable () -> Bool = { false },
-                                 progress: @escaping @Sendable (Int) -> Void = { _ in }) async -> (signatures: [String: String], failure: String?) {
-        var first: [String: Int] = [:]
+                                 progress: @escaping @Sendable (Int) -> Void = { _ in })
+        async -> (signatures: [String: String], errors: [String: String], failure: String?) {
+        var first: [String: Int] = [:], firstError: [String: Int] = [:]
         var failure: String?
         var done = 0
         var lastProgress = ContinuousClock.now
-        await withTaskGroup(of: (Int, String?, String?).self) { group in
+        await withTaskGroup(of: (Int, Disagreement?, String?).self) { group in
             var next = 0
             func submit() {
                 let index = next
@@ -190,7 +198,7 @@ public final class DifferentialFuzzer: Sendable {
                 group.addTask { [self] in
                     guard let trial = await self.probes[which].trial(input, caseID: id) else { return (index, nil, nil) }
                     switch trial.judgement {
-                    case .differs(let d): return (index, d.signature, nil)
+                    case .differs(let d): return (index, d, nil)
                     case .notRun(let why): return (index, nil, why)
                     case .agrees, .skipped: return (index, nil, nil)
                     }
@@ -198,9 +206,10 @@ public final class DifferentialFuzzer: Sendable {
             }
             func more() -> Bool { next < corpusCases.count && failure == nil && !shouldStop() }
             while next < options.window && more() { submit() }
-            for await (index, signature, notRun) in group {
+            for await (index, disagreement, notRun) in group {
                 done += 1
-                if let signature, first[signature].map({ index < $0 }) ?? true { first[signature] = index }
+                if let signature = disagreement?.signature, first[signature].map({ index < $0 }) ?? true { first[signature] = index }
+                if let key = disagreement?.errorKey, firstError[key].map({ index < $0 }) ?? true { firstError[key] = index }
                 if let notRun, failure == nil { failure = notRun }
                 if more() { submit() }
                 if lastProgress.duration(to: .now) >= .milliseconds(50) {
@@ -210,7 +219,7 @@ public final class DifferentialFuzzer: Sendable {
             }
         }
         progress(done)
-        return (first.mapValues { corpusCases[$0].id }, failure)
+        return (first.mapValues { corpusCases[$0].id }, firstError.mapValues { corpusCases[$0].id }, failure)
     }
 
     /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up
@@ -224,7 +233,7 @@ public final class DifferentialFuzzer: Sendable {
         if options.corpusPass {
             let total = corpusCases.count
             summary.stats.corpusCases = total
-            let (shown, failure) = await corpusSignatures(shouldStop: shouldStop) { done in
+            let (shown, errors, failure) = await corpusSignatures(shouldStop: shouldStop) { done in
                 var stats = Stats()
                 stats.corpusCases = total
                 stats.corpusCasesDone = done
@@ -232,6 +241,7 @@ public final class DifferentialFuzzer: Sendable {
             }
             summary.stats.corpusCasesDone = total
             summary.corpusSignatures = shown
+            summary.corpusErrors = errors
             if failure != nil || shouldStop() {
                 summary.harnessFailure = failure
                 summary.interrupted = shouldStop()
@@ -240,7 +250,7 @@ public final class DifferentialFuzzer: Sendable {
             }
         }
         summary.stats.fuzzing = true
-        let corpusShows = summary.corpusSignatures ?? [:]
+        let corpusShows = summary.corpusSignatures ?? [:], corpusErrors = summary.corpusErrors
         var bySignature: [String: Int] = [:]
         var pending: [String: Int] = [:]
         let started = ContinuousClock.now
@@ -311,6 +321,7 @@ public final class DifferentialFuzzer: Sendable {
                             summary.stats.signatures += 1
                             var found = Found(d, suite: suite(of: d), trial: trial, isNew: !known.contains(signature))
                             found.corpusCase = corpusShows[signature]
+                            if found.corpusCase == nil, let key = d.errorKey { found.corpusCaseWithSameError = corpusErrors[key] }
                             summary.found.append(found)
                             if known.contains(signature) {
                                 pending[signature, default: 0] += 1

@@ -62,6 +62,15 @@ public struct Disagreement: Sendable, Hashable {
         self.errorName = errorName
     }
 
+    /// For an `errored` answer that names its error: the operation and the error's name
+    /// (`ulc.parse errored ValueError`), without the reference's code. Inputs with the same
+    /// error and different codes are likely one cause in the implementation; the corpus pass
+    /// matches signatures no case shows by it.
+    public var errorKey: String? {
+        guard kind == .errored, let errorName else { return nil }
+        return operation + " errored " + errorName
+    }
+
     public var signature: String {
         var s = operation
         switch kind {

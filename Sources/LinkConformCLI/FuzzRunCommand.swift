@@ -151,7 +151,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 inputs: summary.stats.inputs, disagreements: summary.stats.disagreements,
                 signatures: Set(summary.found.map(\.disagreement.signature)),
                 newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending,
-                corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCases }, corpusSignatures: summary.corpusSignatures ?? [:])
+                corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCases },
+                corpusSignatureCount: summary.corpusSignatures?.count ?? 0, corpusMarks: Self.corpusMarks(summary))
             let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
             do {
                 try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
@@ -182,15 +183,25 @@ struct FuzzRunCommand: AsyncParsableCommand {
         let stats = summary.stats
         Console.line("\(name): \(stats.inputs) inputs in \(String(format: "%.1f", stats.seconds)) s (\(Int(stats.rate))/s), "
                      + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
+        let marks = Self.corpusMarks(summary)
         if let shown = summary.corpusSignatures {
-            let outside = summary.found.filter { $0.corpusCase == nil }.count
-            Console.line("corpus pass: \(stats.corpusCases) cases give \(shown.count) signatures; "
-                         + "\(outside) of this run's \(summary.found.count) are not shown by any corpus case")
+            let byCase = summary.found.filter { $0.corpusCase != nil }.count
+            let sameError = summary.found.filter { $0.corpusCaseWithSameError != nil }.count
+            Console.line("corpus pass: \(stats.corpusCases) cases give \(shown.count) signatures; of this run's \(summary.found.count), "
+                         + "\(byCase) are shown by a case, \(sameError) more are an error a case also raises, "
+                         + "\(summary.found.count - byCase - sameError) are not in the corpus")
         }
         for found in summary.found {
             let id = found.findingID.map { "D\($0)" } ?? "known"
             let what = found.isNew ? "new" : "seen before"
-            let corpus = summary.corpusSignatures == nil ? "" : found.corpusCase.map { ", corpus: " + Escaping.terminal($0) } ?? ", not in the corpus"
+            var corpus = ""
+            if summary.corpusSignatures != nil {
+                switch marks[found.disagreement.signature] {
+                case .shown(let id)?: corpus = ", corpus: " + Escaping.terminal(id)
+                case .sameError(let error, let id)?: corpus = ", same \(Escaping.terminal(error)) as corpus case " + Escaping.terminal(id)
+                case nil: corpus = ", not in the corpus"
+                }
+            }
             Console.line("  \(id) \(what)\(corpus) x\(found.count): \(Escaping.terminal(found.disagreement.signature))")
             if found.isNew {
                 Console.line("      minimised: \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
@@ -198,6 +209,19 @@ struct FuzzRunCommand: AsyncParsableCommand {
         }
         if let ending { Console.line("ended early: \(Escaping.terminal(ending))") }
         if !notes.isEmpty { Console.line("adapter notes: \(notes.count) (restarts and their reasons); the last: \(Escaping.terminal(notes.last!))") }
+    }
+
+    /// Each signature of the run that the corpus shows, or whose error a corpus case raises.
+    static func corpusMarks(_ summary: DifferentialFuzzer.Summary) -> [String: FuzzFindingsReport.CorpusMark] {
+        var marks: [String: FuzzFindingsReport.CorpusMark] = [:]
+        for found in summary.found {
+            if let id = found.corpusCase {
+                marks[found.disagreement.signature] = .shown(by: id)
+            } else if let id = found.corpusCaseWithSameError, let error = found.disagreement.errorName {
+                marks[found.disagreement.signature] = .sameError(error, by: id)
+            }
+        }
+        return marks
     }
 
     /// Long text cut for a terminal line.

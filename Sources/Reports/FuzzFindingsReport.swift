@@ -20,14 +20,16 @@ public enum FuzzFindingsReport {
         public var newSignatures: Set<String>
         /// How the run ended, when not by its time or input limit.
         public var ending: String?
-        /// The corpus pass: the cases run (nil: no pass), and each signature they gave with
-        /// the first case that gave it.
+        /// The corpus pass: the cases run (nil: no pass), the signatures they gave, and for
+        /// each of this run's signatures the corpus case that shows it or raises the same error
+        /// (none: not in the corpus).
         public var corpusCases: Int?
-        public var corpusSignatures: [String: String]
+        public var corpusSignatureCount: Int
+        public var corpusMarks: [String: CorpusMark]
 
         public init(implementation: String, version: String, seed: UInt64, operations: [String], seconds: Double, inputs: Int,
                     disagreements: Int, signatures: Set<String>, newSignatures: Set<String>, ending: String?,
-                    corpusCases: Int? = nil, corpusSignatures: [String: String] = [:]) {
+                    corpusCases: Int? = nil, corpusSignatureCount: Int = 0, corpusMarks: [String: CorpusMark] = [:]) {
             self.implementation = implementation
             self.version = version
             self.seed = seed
@@ -39,8 +41,18 @@ public enum FuzzFindingsReport {
             self.newSignatures = newSignatures
             self.ending = ending
             self.corpusCases = corpusCases
-            self.corpusSignatures = corpusSignatures
+            self.corpusSignatureCount = corpusSignatureCount
+            self.corpusMarks = corpusMarks
         }
+    }
+
+    /// How the corpus relates to a signature found while fuzzing.
+    public enum CorpusMark: Sendable, Equatable {
+        /// A corpus case gives the same signature.
+        case shown(by: String)
+        /// No case gives the signature, but on a case the implementation raises the same error
+        /// for the operation (`error`, its name), with another code of the reference.
+        case sameError(String, by: String)
     }
 
     /// `fuzz-<implementation>.md`, from the name's letters and digits.
@@ -57,9 +69,11 @@ public enum FuzzFindingsReport {
         out += "- \(run.disagreements) disagreements with the reference, \(run.signatures.count) distinct signatures, \(run.newSignatures.count) new\n"
         if let ending = run.ending { out += "- ended early: " + Escaping.markdownInline(ending) + "\n" }
         if let cases = run.corpusCases {
-            let outside = run.signatures.filter { run.corpusSignatures[$0] == nil }.count
-            out += "- corpus pass: \(cases) corpus cases give \(run.corpusSignatures.count) signatures; \(outside) of this run's "
-                + "\(run.signatures.count) are not shown by any corpus case (read those first)\n"
+            let shown = run.signatures.filter { if case .shown = run.corpusMarks[$0] { true } else { false } }.count
+            let sameError = run.signatures.filter { if case .sameError = run.corpusMarks[$0] { true } else { false } }.count
+            out += "- corpus pass: \(cases) corpus cases give \(run.corpusSignatureCount) signatures; of this run's \(run.signatures.count), "
+                + "\(shown) are shown by a case, \(sameError) more are an error a case also raises, "
+                + "\(run.signatures.count - shown - sameError) are not in the corpus (read those first)\n"
         }
         let seen = findings.filter { run.signatures.contains($0.signature) }
         let older = findings.filter { !run.signatures.contains($0.signature) }
@@ -80,7 +94,13 @@ public enum FuzzFindingsReport {
             out += "- " + Escaping.markdownInline(f.implementation) + ": " + Escaping.markdownJSON(f.implementationAnswer) + "\n"
             if f.input != f.minimisedInput { out += "- first input: " + Escaping.markdownJSON(f.input) + "\n" }
             if run.corpusCases != nil {
-                out += "- in the corpus: " + (run.corpusSignatures[f.signature].map { "shown by " + Escaping.markdownCode($0) } ?? "no case shows it") + "\n"
+                switch run.corpusMarks[f.signature] {
+                case .shown(let id)?: out += "- in the corpus: shown by " + Escaping.markdownCode(id) + "\n"
+                case .sameError(let error, let id)?:
+                    out += "- in the corpus: no case shows it, but " + Escaping.markdownCode(id) + " raises the same "
+                        + Escaping.markdownCode(error) + " (another code of the reference)\n"
+                case nil: out += "- in the corpus: no case shows it\n"
+                }
             }
             if let promoted = f.promotedCase { out += "- promoted to " + Escaping.markdownCode(promoted) + "\n" }
             else { out += "- make it a corpus case: `linkconform findings promote D\(f.id)`\n" }
@@ -88,10 +108,16 @@ public enum FuzzFindingsReport {
         return out
     }
 
-    /// The corpus case that shows a signature, "no" when none does, "-" when this run cannot
-    /// tell (no corpus pass, or a finding not seen in this run).
+    /// The corpus case that shows a signature, "same error: case" when one raises its error,
+    /// "no" when none does, "-" when this run cannot tell (no corpus pass, or a finding not
+    /// seen in this run).
     static func corpusCell(_ run: Run, _ signature: String) -> String {
         guard run.corpusCases != nil, run.signatures.contains(signature) else { return "-" }
-        return run.corpusSignatures[signature].map { Escaping.markdownCode($0).replacingOccurrences(of: "|", with: "\\|") } ?? "no"
+        func code(_ text: String) -> String { Escaping.markdownCode(text).replacingOccurrences(of: "|", with: "\\|") }
+        switch run.corpusMarks[signature] {
+        case .shown(let id)?: return code(id)
+        case .sameError(_, let id)?: return "same error: " + code(id)
+        case nil: return "no"
+        }
     }
 }

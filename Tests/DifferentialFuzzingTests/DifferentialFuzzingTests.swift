@@ -380,6 +380,35 @@ struct FuzzerTests {
         #expect(!without.found.isEmpty && without.found.allSatisfy { $0.corpusCase == nil })
     }
 
+    /// An adapter that raises one error on every double encoding: a signature of that error no
+    /// case shows is marked with the first case that raises it.
+    @Test func anErrorTheCorpusRaisesIsMarkedWithTheCaseThatRaisesIt() async throws {
+        let raising = FixedAnswer { request in
+            (request.input["link"]?.stringValue ?? "").contains("%25")
+                ? .errored(message: "ValueError: nested escape at \(request.caseID.count)")
+                : .errored(message: "KeyError: 'ulc-success'")
+        }
+        let fuzzer = DifferentialFuzzer(corpus: repositoryCorpus, operations: ["ulc.parse"], implementation: raising,
+                                        info: ImplementationInfo(name: "fixed", version: "1", language: "Swift", homepage: "https://example.invalid"),
+                                        store: nil, options: DifferentialFuzzer.Options(seed: 9, maxInputs: 400, window: 1))
+        let summary = try await fuzzer.run()
+        let cases = repositoryCorpus.suites.flatMap(\.cases).filter { $0.operation == "ulc.parse" }
+        let firstDouble = try #require(cases.first { ($0.input["link"]?.stringValue ?? "").contains("%25") })
+        #expect(summary.corpusErrors["ulc.parse errored ValueError"] == firstDouble.id)
+        #expect(summary.corpusErrors["ulc.parse errored KeyError"] == cases.first?.id)
+        // Every signature is an error the corpus raises: each is shown by a case, or marked with
+        // the first case that raises its error (and only then).
+        #expect(summary.found.contains { $0.corpusCaseWithSameError != nil }, "\(summary.found.map(\.disagreement.signature))")
+        for found in summary.found {
+            let key = try #require(found.disagreement.errorKey)
+            if found.corpusCase == nil {
+                #expect(found.corpusCaseWithSameError == summary.corpusErrors[key] && found.corpusCaseWithSameError != nil)
+            } else {
+                #expect(found.corpusCaseWithSameError == nil)
+            }
+        }
+    }
+
     @Test func aFakeThatDisagreesIsFoundMinimisedAndStored() async throws {
         let store = try temporaryStore()
         // Takes every x-callback-url for valid, and dies on pids with a '_'.
