@@ -34,6 +34,11 @@ public final class DifferentialFuzzer: Sendable {
         public var crashTrials = 24
         /// Whether to run the corpus inputs first, to tell which signatures the corpus shows.
         public var corpusPass = true
+        /// Crashes and timeouts of one operation after which it gets no more inputs in this run
+        /// (nil: never). They are one signature per operation, and each costs a restart of the
+        /// adapter or a whole timeout: an operation that crashes on half its inputs would
+        /// otherwise take the run's time for nothing new.
+        public var setAsideAfter: Int? = 50
 
         public init(seed: UInt64 = 1, seconds: Double? = nil, maxInputs: Int? = nil, window: Int = 32) {
             self.seed = seed
@@ -108,6 +113,9 @@ public final class DifferentialFuzzer: Sendable {
         public var found: [Found]
         /// Why the run ended early because of the implementation (given up after repeated crashes).
         public var harnessFailure: String?
+        /// The operations that got no more inputs after ``Options/setAsideAfter`` crashes and
+        /// timeouts, in the order set aside, with the inputs they had been sent.
+        public var setAside: [(operation: String, inputs: Int)] = []
         /// Stopped by ``run(shouldStop:progress:)``'s `shouldStop`.
         public var interrupted: Bool
         /// What the corpus pass found: each signature the corpus's inputs give, with the first
@@ -161,16 +169,20 @@ public final class DifferentialFuzzer: Sendable {
         return SeededGenerator(seed: mix.next())
     }
 
-    /// Input `index` and the operation it is for, deterministic for a seed.
-    func input(_ index: Int) -> (probe: Int, input: JSONValue, prepared: OperationDefinition.PreparedInput)? {
+    /// Input `index` and the operation it is for, deterministic for a seed; nil when no
+    /// mutation gave an input, or the operation is in `skipping` (not made at all: an input
+    /// set aside is never sent, the others are the same as without it).
+    func input(_ index: Int, skipping: ProbeSet? = nil) -> (probe: Int, input: JSONValue, prepared: OperationDefinition.PreparedInput)? {
         var rng = Self.generator(seed: options.seed, index: index)
         let which = Int.random(in: 0..<probes.count, using: &rng)
+        if let skipping, skipping.contains(which) { return nil }
         return mutators[which].nextPrepared(&rng).map { (which, $0.input, $0.prepared) }
     }
 
     /// What the task group hands back: a judged input, or a signature minimised and stored.
     enum Event: Sendable {
-        case trial(Probe.Trial?)
+        /// The trial, and the index of the probe that made it.
+        case trial(Probe.Trial?, probe: Int)
         case found(Found)
     }
 
@@ -259,6 +271,10 @@ public final class DifferentialFuzzer: Sendable {
         let deadline = options.seconds.map { started + .milliseconds(Int($0 * 1000)) }
         // Set once the stream stops: minimisations still running keep what they have so far.
         let finishing = StopFlag()
+        // Operations set aside after their crashes and timeouts, with the count so far and the
+        // inputs each was sent.
+        let setAside = ProbeSet()
+        var failuresByProbe = [Int](repeating: 0, count: probes.count), sentByProbe = [Int](repeating: 0, count: probes.count)
 
         func flush() throws {
             try store?.addDifferentialSightings(implementation: info.name, pending)
@@ -267,6 +283,7 @@ public final class DifferentialFuzzer: Sendable {
         }
         func more(_ next: Int) -> Bool {
             if summary.harnessFailure != nil || shouldStop() { return false }
+            if setAside.count == probes.count { return false }
             if let maxInputs = options.maxInputs, next >= maxInputs { return false }
             if let deadline, ContinuousClock.now >= deadline { return false }
             return true
@@ -282,8 +299,8 @@ public final class DifferentialFuzzer: Sendable {
                 next += 1
                 trialsInFlight += 1
                 group.addTask { [self] in
-                    guard let (which, input, prepared) = self.input(index) else { return .trial(nil) }
-                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared))
+                    guard let (which, input, prepared) = self.input(index, skipping: setAside) else { return .trial(nil, probe: 0) }
+                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared), probe: which)
                 }
             }
             func startMinimising() {
@@ -303,15 +320,23 @@ public final class DifferentialFuzzer: Sendable {
                     // The store counted the first sighting; the ones seen while minimising follow.
                     if found.findingID != nil, summary.found[at].count > 1 { pending[found.disagreement.signature, default: 0] += summary.found[at].count - 1 }
                     startMinimising()
-                case .trial(let result):
+                case .trial(let result, let which):
                     trialsInFlight -= 1
                     guard let trial = result else { break }
                     summary.stats.inputs += 1
+                    sentByProbe[which] += 1
                     switch trial.judgement {
                     case .agrees, .skipped: break
                     case .notRun(let why): summary.harnessFailure = summary.harnessFailure ?? why
                     case .differs(let d):
                         summary.stats.disagreements += 1
+                        if d.kind == .crashed || d.kind == .timedOut, let limit = options.setAsideAfter, !setAside.contains(which) {
+                            failuresByProbe[which] += 1
+                            if failuresByProbe[which] >= limit {
+                                setAside.insert(which)
+                                summary.setAside.append((d.operation, sentByProbe[which]))
+                            }
+                        }
                         let signature = d.signature
                         if let at = bySignature[signature] {
                             summary.found[at].count += 1
@@ -423,6 +448,15 @@ public final class DifferentialFuzzer: Sendable {
             }
         }
     }
+}
+
+/// Indexes of probes, shared between the stream and the tasks that make inputs.
+final class ProbeSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var members = Set<Int>()
+    var count: Int { lock.withLock { members.count } }
+    func contains(_ i: Int) -> Bool { lock.withLock { members.contains(i) } }
+    func insert(_ i: Int) { lock.withLock { _ = members.insert(i) } }
 }
 
 /// A flag set once, read from any thread.

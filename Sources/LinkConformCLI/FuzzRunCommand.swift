@@ -33,6 +33,11 @@ struct FuzzRunCommand: AsyncParsableCommand {
             marked with the first corpus case that shows it, or as not in the corpus, which are the \
             ones to read first. --no-corpus-pass skips it.
 
+            An operation that crashed or timed out --set-aside-after times (50) gets no more \
+            inputs in the run: its crashes are one signature, each costs a restart or a whole \
+            timeout, and an implementation that crashes on half of one operation's inputs would \
+            otherwise spend the run restarting. The summary names what was set aside.
+
             The adapter is restarted as often as it dies (up to a million times) unless \
             --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \
             replays the same inputs.
@@ -64,6 +69,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
     @Flag(help: "Do not run the corpus inputs first (signatures are then not marked as shown by the corpus or not).")
     var noCorpusPass = false
 
+    @Option(help: ArgumentHelp("Crashes and timeouts of one operation after which it gets no more inputs in this run (0: never). Each costs a restart or a whole timeout, and they are one signature per operation.", valueName: "n"))
+    var setAsideAfter = 50
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -80,6 +88,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         if !(seconds > 0) { throw ValidationError("--seconds must be more than 0") }
         if let maxInputs, maxInputs < 1 { throw ValidationError("--max-inputs must be at least 1") }
         if minimiseTrials < 0 { throw ValidationError("--minimise-trials must be 0 or more") }
+        if setAsideAfter < 0 { throw ValidationError("--set-aside-after must be 0 (never) or more") }
     }
 
     func run() async throws {
@@ -118,6 +127,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         var options = DifferentialFuzzer.Options(seed: seed, seconds: seconds, maxInputs: maxInputs, window: implementation.window)
         options.minimiseTrials = minimiseTrials
         options.corpusPass = !noCorpusPass
+        options.setAsideAfter = setAsideAfter == 0 ? nil : setAsideAfter
         let fuzzer = DifferentialFuzzer(corpus: corpus, operations: supported, implementation: implementation, info: info,
                                         store: store, options: options)
         let name = Escaping.terminal(info.name)
@@ -144,6 +154,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         await implementation.stop()
 
         let ending = summary.interrupted ? "interrupted" : summary.harnessFailure.map { "the adapter was given up: " + $0 }
+            ?? (summary.setAside.count == fuzzer.operations.count ? "every operation was set aside after its crashes and timeouts" : nil)
         printSummary(summary, name: name, ending: ending, notes: notes)
         if !output.noReports {
             let run = FuzzFindingsReport.Run(
@@ -152,7 +163,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 signatures: Set(summary.found.map(\.disagreement.signature)),
                 newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending,
                 corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCases },
-                corpusSignatureCount: summary.corpusSignatures?.count ?? 0, corpusMarks: Self.corpusMarks(summary))
+                corpusSignatureCount: summary.corpusSignatures?.count ?? 0, corpusMarks: Self.corpusMarks(summary),
+                setAside: summary.setAside.map { Self.setAsideLine($0, after: setAsideAfter) })
             let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
             do {
                 try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
@@ -207,8 +219,15 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 Console.line("      minimised: \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
             }
         }
+        for operation in summary.setAside { Console.line(Self.setAsideLine(operation, after: setAsideAfter)) }
         if let ending { Console.line("ended early: \(Escaping.terminal(ending))") }
         if !notes.isEmpty { Console.line("adapter notes: \(notes.count) (restarts and their reasons); the last: \(Escaping.terminal(notes.last!))") }
+    }
+
+    /// What the summary and the report say of an operation set aside.
+    static func setAsideLine(_ operation: (operation: String, inputs: Int), after limit: Int) -> String {
+        "\(operation.operation) set aside after \(limit) crashes and timeouts (\(operation.inputs) of its inputs sent): "
+            + "no more inputs for it in this run; --set-aside-after 0 keeps fuzzing it"
     }
 
     /// Each signature of the run that the corpus shows, or whose error a corpus case raises.

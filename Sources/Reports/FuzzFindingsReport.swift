@@ -26,10 +26,12 @@ public enum FuzzFindingsReport {
         public var corpusCases: Int?
         public var corpusSignatureCount: Int
         public var corpusMarks: [String: CorpusMark]
+        /// A sentence for each operation set aside after its crashes and timeouts.
+        public var setAside: [String]
 
         public init(implementation: String, version: String, seed: UInt64, operations: [String], seconds: Double, inputs: Int,
                     disagreements: Int, signatures: Set<String>, newSignatures: Set<String>, ending: String?,
-                    corpusCases: Int? = nil, corpusSignatureCount: Int = 0, corpusMarks: [String: CorpusMark] = [:]) {
+                    corpusCases: Int? = nil, corpusSignatureCount: Int = 0, corpusMarks: [String: CorpusMark] = [:], setAside: [String] = []) {
             self.implementation = implementation
             self.version = version
             self.seed = seed
@@ -43,6 +45,7 @@ public enum FuzzFindingsReport {
             self.corpusCases = corpusCases
             self.corpusSignatureCount = corpusSignatureCount
             self.corpusMarks = corpusMarks
+            self.setAside = setAside
         }
     }
 
@@ -68,6 +71,7 @@ public enum FuzzFindingsReport {
         out += "- seed \(run.seed), \(String(format: "%.1f", run.seconds)) s, \(run.inputs) inputs (\(rate)/s)\n"
         out += "- \(run.disagreements) disagreements with the reference, \(run.signatures.count) distinct signatures, \(run.newSignatures.count) new\n"
         if let ending = run.ending { out += "- ended early: " + Escaping.markdownInline(ending) + "\n" }
+        for line in run.setAside { out += "- " + Escaping.markdownInline(line) + "\n" }
         if let cases = run.corpusCases {
             let shown = run.signatures.filter { if case .shown = run.corpusMarks[$0] { true } else { false } }.count
             let sameError = run.signatures.filter { if case .sameError = run.corpusMarks[$0] { true } else { false } }.count

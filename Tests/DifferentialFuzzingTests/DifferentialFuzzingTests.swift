@@ -220,9 +220,9 @@ struct SignatureTests {
 
 /// Answers every request with the same answer, or with what `answering` makes of it.
 struct FixedAnswer: Implementation {
-    let answering: @Sendable (Request) -> Answer
+    let answering: @Sendable (Request) async -> Answer
     init(_ answer: Answer) { answering = { _ in answer } }
-    init(answering: @escaping @Sendable (Request) -> Answer) { self.answering = answering }
+    init(answering: @escaping @Sendable (Request) async -> Answer) { self.answering = answering }
     var displayName: String { "fixed" }
     var window: Int { 1 }
     var notes: [String] { [] }
@@ -230,7 +230,7 @@ struct FixedAnswer: Implementation {
         ImplementationInfo(name: "fixed", version: "1", language: "Swift", homepage: "https://example.invalid")
     }
     func supports(_ operation: String) -> Bool { true }
-    func run(_ request: Request) async -> Answer { answering(request) }
+    func run(_ request: Request) async -> Answer { await answering(request) }
     func stop() async {}
 }
 
@@ -378,6 +378,34 @@ struct FuzzerTests {
                                                    info: implementation.info, store: nil, options: options).run()
         #expect(without.corpusSignatures == nil && without.stats.corpusCases == 0)
         #expect(!without.found.isEmpty && without.found.allSatisfy { $0.corpusCase == nil })
+    }
+
+    /// An adapter that dies on every xcallback.build input and answers the rest as the
+    /// reference does: the operation is set aside after its crashes, the others go on.
+    @Test func anOperationThatKeepsCrashingIsSetAsideAndTheOthersGoOn() async throws {
+        let implementation = FixedAnswer { request in
+            request.operation == "xcallback.build" ? .crashed(message: "died") : await SwiftImplementation.reference.run(request)
+        }
+        let operations = ["xcallback.build", "xcallback.parse"]
+        var options = DifferentialFuzzer.Options(seed: 5, maxInputs: 600, window: 1)
+        options.setAsideAfter = 10
+        options.corpusPass = false
+        let summary = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
+                                                   info: try await implementation.start(), store: nil, options: options).run()
+        try #require(summary.setAside.count == 1)
+        #expect(summary.setAside[0].operation == "xcallback.build" && summary.setAside[0].inputs >= 10)
+        let crashes = try #require(summary.found.first { $0.disagreement.signature == "xcallback.build crashed" })
+        #expect(crashes.count == 10, "no crash after the tenth")
+        // The run went on with xcallback.parse (about half of the 600 inputs made after the set
+        // aside); the xcallback.build ones were not made, nor counted.
+        #expect(summary.stats.inputs > 200 && summary.stats.inputs < 600, "\(summary.stats.inputs)")
+        #expect(summary.found.count == 1, "\(summary.found.map(\.disagreement.signature))")
+
+        options.setAsideAfter = nil
+        options.maxInputs = 100
+        let never = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
+                                                 info: try await implementation.start(), store: nil, options: options).run()
+        #expect(never.setAside.isEmpty && (never.found.first?.count ?? 0) > 10)
     }
 
     /// An adapter that raises one error on every double encoding: a signature of that error no
