@@ -30,8 +30,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
 
             First, the corpus's own inputs of the fuzzed operations are asked of the adapter and \
             judged the same way (the corpus pass, not counted in --seconds): each signature is then \
-            marked with the first corpus case that shows it, or as not in the corpus, which are the \
-            ones to read first. --no-corpus-pass skips it.
+            marked with the first corpus case that shows it, an error with a case on which the \
+            adapter raises the same one, or as not in the corpus: those are the ones to read \
+            first. --no-corpus-pass skips it.
 
             An operation that crashed or timed out --set-aside-after times (50) gets no more \
             inputs in the run: its crashes are one signature, each costs a restart or a whole \
