@@ -49,6 +49,9 @@ enum URLInvariants {
             previous = d.offset
         }
         p.check(url.diagnostics.count <= URLLimits.default.maxDiagnostics, "at most the limit of diagnostics is kept")
+        // The scheme is checked first, so its diagnostic is never the one dropped.
+        p.check(url.hasValidScheme == (url.isAbsolute && !url.diagnostics.contains { $0.code == .invalidScheme }),
+                "a valid scheme is a scheme without an invalid-scheme diagnostic")
     }
 
     static func checkQuery(_ url: LinkURL, _ p: inout Problems) {

@@ -62,14 +62,7 @@ public struct LinkURL: Sendable, Hashable {
     /// letters, digits, `+`, `-` or `.`). `4://h`, `my_app://h` and `%://h` have none: no URI
     /// reader (Foundation, WHATWG, Python) finds a scheme and a host in them, and no app can
     /// register such a scheme.
-    public var hasValidScheme: Bool {
-        guard let range = scan.scheme, let first = range.first else { return false }
-        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
-        guard isLetter(bytes[first]) else { return false }
-        return bytes[range].allSatisfy { c in
-            isLetter(c) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
-        }
-    }
+    public var hasValidScheme: Bool { scan.hasValidScheme }
 
     /// The numeric port, when a port is present and valid.
     public var port: Int? {

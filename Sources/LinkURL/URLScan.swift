@@ -18,6 +18,10 @@ public struct URLScan: Sendable, Hashable {
     /// Whether the scheme is `https` (compared ignoring ASCII case, RFC 3986 section 3.1):
     /// the question every protocol module asks, answered during the scan.
     public internal(set) var isHTTPS = false
+    /// Whether there is a scheme and RFC 3986 allows it (section 3.1: a letter, then letters,
+    /// digits, `+`, `-` or `.`); the scan takes whatever precedes the first `:` as the scheme
+    /// and reports one that is not valid.
+    public internal(set) var hasValidScheme = false
 
     /// An empty reference.
     public init() {}

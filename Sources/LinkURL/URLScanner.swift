@@ -237,7 +237,10 @@ extension URLScan {
             isHTTPS = (b[s] | 0x20) == UInt8(ascii: "h") && (b[s &+ 1] | 0x20) == UInt8(ascii: "t")
                 && (b[s &+ 2] | 0x20) == UInt8(ascii: "t") && (b[s &+ 3] | 0x20) == UInt8(ascii: "p")
                 && (b[s &+ 4] | 0x20) == UInt8(ascii: "s")
-            if isHTTPS { return }   // a valid scheme: nothing more to check
+            if isHTTPS {   // a valid scheme: nothing more to check
+                hasValidScheme = true
+                return
+            }
         }
         let first = b[s] | 0x20
         if first < UInt8(ascii: "a") || first > UInt8(ascii: "z") {
@@ -252,6 +255,7 @@ extension URLScan {
             }
             k &+= 1
         }
+        hasValidScheme = true
     }
 
     mutating func splitAuthority(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, lastAt: Int, colon: Int, _ t: URLScanner.Tables) {
