@@ -198,11 +198,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
                      + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
         let marks = Self.corpusMarks(summary)
         if let shown = summary.corpusSignatures {
-            let byCase = summary.found.filter { $0.corpusCase != nil }.count
-            let sameError = summary.found.filter { $0.corpusCaseWithSameError != nil }.count
-            Console.line("corpus pass: \(stats.corpusCases) cases give \(shown.count) signatures; of this run's \(summary.found.count), "
-                         + "\(byCase) are shown by a case, \(sameError) more are an error a case also raises, "
-                         + "\(summary.found.count - byCase - sameError) are not in the corpus")
+            Console.line(FuzzFindingsReport.corpusPassSummary(cases: stats.corpusCases, signatureCount: shown.count,
+                                                              signatures: summary.found.map(\.disagreement.signature), marks: marks))
         }
         for found in summary.found {
             let id = found.findingID.map { "D\($0)" } ?? "known"

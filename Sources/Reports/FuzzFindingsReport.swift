@@ -73,11 +73,8 @@ public enum FuzzFindingsReport {
         if let ending = run.ending { out += "- ended early: " + Escaping.markdownInline(ending) + "\n" }
         for line in run.setAside { out += "- " + Escaping.markdownInline(line) + "\n" }
         if let cases = run.corpusCases {
-            let shown = run.signatures.filter { if case .shown = run.corpusMarks[$0] { true } else { false } }.count
-            let sameError = run.signatures.filter { if case .sameError = run.corpusMarks[$0] { true } else { false } }.count
-            out += "- corpus pass: \(cases) corpus cases give \(run.corpusSignatureCount) signatures; of this run's \(run.signatures.count), "
-                + "\(shown) are shown by a case, \(sameError) more are an error a case also raises, "
-                + "\(run.signatures.count - shown - sameError) are not in the corpus (read those first)\n"
+            out += "- " + corpusPassSummary(cases: cases, signatureCount: run.corpusSignatureCount, signatures: run.signatures, marks: run.corpusMarks)
+                + " (read those first)\n"
         }
         let seen = findings.filter { run.signatures.contains($0.signature) }
         let older = findings.filter { !run.signatures.contains($0.signature) }
@@ -110,6 +107,24 @@ public enum FuzzFindingsReport {
             else { out += "- make it a corpus case: `linkconform findings promote D\(f.id)`\n" }
         }
         return out
+    }
+
+    /// The corpus pass in a sentence: the cases run, the signatures they gave, and how many of a
+    /// run's `signatures` a case shows, how many more are an error a case raises, and how many
+    /// are not in the corpus (the terminal summary prints the same sentence).
+    public static func corpusPassSummary(cases: Int, signatureCount: Int, signatures: some Collection<String>,
+                                         marks: [String: CorpusMark]) -> String {
+        var shown = 0, sameError = 0
+        for signature in signatures {
+            switch marks[signature] {
+            case .shown?: shown += 1
+            case .sameError?: sameError += 1
+            case nil: break
+            }
+        }
+        return "corpus pass: \(cases) corpus cases give \(signatureCount) signatures; of this run's \(signatures.count), "
+            + "\(shown) are shown by a case, \(sameError) more are an error a case also raises, "
+            + "\(signatures.count - shown - sameError) are not in the corpus"
     }
 
     /// The corpus case that shows a signature, "same error: case" when one raises its error,
