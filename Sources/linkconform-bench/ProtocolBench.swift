@@ -45,15 +45,17 @@ func benchProtocol(count: Int) async {
     /// returns the best. Every case must pass (a broken protocol path would otherwise look fast),
     /// unless `mustPass` is false (an adapter that answers from a fixed table).
     @discardableResult
-    func measure(_ label: String, rounds: Int, mustPass: Bool = true, _ implementation: () async throws -> some Implementation) async -> Double? {
+    func measure(_ label: String, rounds: Int, mustPass: Bool = true, on cases: Runner? = nil,
+                 _ implementation: () async throws -> some Implementation) async -> Double? {
         var rates: [Double] = []
-        return await measure(label, rounds: rounds, mustPass: mustPass, between: {}, rates: &rates, implementation)
+        return await measure(label, rounds: rounds, mustPass: mustPass, on: cases, between: {}, rates: &rates, implementation)
     }
 
     /// ``measure(_:rounds:mustPass:_:)``, running `between` after each round (a round of another
     /// figure, so that the two alternate) and leaving every round's rate in `rates`.
-    func measure(_ label: String, rounds: Int, mustPass: Bool = true, between: () -> Void, rates: inout [Double],
+    func measure(_ label: String, rounds: Int, mustPass: Bool = true, on cases: Runner? = nil, between: () -> Void, rates: inout [Double],
                  _ implementation: () async throws -> some Implementation) async -> Double? {
+        let runner = cases ?? runner
         var failures = 0
         for _ in 0..<rounds {
             var judged = 0
@@ -78,24 +80,8 @@ func benchProtocol(count: Int) async {
     }
 
     let inProcess = await measure("in process", rounds: 3) { SwiftImplementation.reference }
-    let ulcOnly = Corpus.load(from: "Corpus", suites: ["ulc"]).repeated(to: count)
-    do {
-        var rates: [Double] = []
-        var failures = 0
-        for _ in 0..<3 {
-            let start = ContinuousClock.now
-            var judged = 0, passes = 0
-            try await Runner(corpus: ulcOnly).run(SwiftImplementation.reference) { batch in
-                judged += batch.count
-                passes += batch.count { $0.outcome == .pass || $0.outcome == .informational }
-            }
-            rates.append(Double(judged) / start.duration(to: ContinuousClock.now).seconds)
-            failures += judged - passes
-        }
-        _ = report("in process, the ULC suite alone", rates, failures: failures)
-    } catch {
-        print("  in process, the ULC suite alone: \(error)")
-    }
+    let ulcRunner = Runner(corpus: Corpus.load(from: "Corpus", suites: ["ulc"]).repeated(to: count))
+    await measure("in process, the ULC suite alone", rounds: 3, on: ulcRunner) { SwiftImplementation.reference }
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-bench-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -126,14 +112,16 @@ func benchProtocol(count: Int) async {
     try? FileManager.default.removeItem(atPath: directory)
 
     var referenceRate: Double?
-    for (window, rounds) in [(1, 1), (64, 3)] {
-        referenceRate = await measure("adapter protocol, window \(window)", rounds: rounds) {
-            let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
-                                                                     timeout: .seconds(30), window: window))
-            _ = try await adapter.start()
-            return adapter
-        }
+    func referenceAdapter(window: Int) async throws -> AdapterImplementation {
+        let adapter = AdapterImplementation(AdapterConfiguration(name: "reference over the protocol", arguments: [binary, "adapter"],
+                                                                 timeout: .seconds(30), window: window))
+        _ = try await adapter.start()
+        return adapter
     }
+    for (window, rounds) in [(1, 1), (64, 3)] {
+        referenceRate = await measure("adapter protocol, window \(window)", rounds: rounds) { try await referenceAdapter(window: window) }
+    }
+    await measure("adapter, window 64, ULC alone", rounds: 3, on: ulcRunner) { try await referenceAdapter(window: 64) }
 
     // The ceiling: an adapter that does nothing (C, answers from a fixed table), and the same
     // request bytes through a pipe that only echoes them.
@@ -175,7 +163,7 @@ func benchProtocol(count: Int) async {
     }
     print("  targets: in process >= 300000 cases/s; stored >= 50% of in process; protocol with a window >= 30000 cases/s; "
           + "do-nothing adapter at window 64 >= 50% of the raw pipe; harness peak RSS <= 120 MB")
-    print("  (the first three were set when the corpus was ULC alone: compare the in-process one with the ULC line)")
+    print("  (the first three were set when the corpus was ULC alone: compare them with the ULC lines)")
 }
 
 /// Only the in-process run of the repeated corpus: for a profiler.
