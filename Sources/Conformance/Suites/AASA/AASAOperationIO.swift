@@ -18,10 +18,13 @@ extension AASASuite {
     }
 
     struct MatchOutput: OperationOutput {
-        // Which rule decided (detail, component, pattern) is reported, not judged.
+        // Which rule decided (detail, component, pattern) and why (reason) are reported, not judged.
         let result: AASAMatchKind
+        /// Read leniently: a reason that is not a string is no reason, never a malformed answer.
+        let reason: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {
             result = try fields.oneOf("result", AASAMatchKind.self)
+            reason = try? fields.optionalString("reason")
         }
     }
 

@@ -8,6 +8,13 @@ public protocol AASASubject: Sendable {
     func match(file: [UInt8], domain: String, appID: String, url: String) -> AASAMatchResult
     /// The associated-domains entry that applies to a host, if any (`aasa.entitlement`).
     func entitlement(entries: [String], host: String) -> String?
+    /// Why `match` gave `result`, in a few stable words (``AASA/reason(for:_:domain:appID:url:memo:)``),
+    /// reported beside the answer and never judged; nil (the default) says nothing.
+    func matchReason(_ result: AASAMatchResult, file: [UInt8], domain: String, appID: String, url: String) -> String?
+}
+
+extension AASASubject {
+    public func matchReason(_ result: AASAMatchResult, file: [UInt8], domain: String, appID: String, url: String) -> String? { nil }
 }
 
 /// LinkConform's reference: the `AASA` module, keeping compiled rules in `cache` (the same
@@ -31,5 +38,9 @@ public struct ReferenceAASA: AASASubject {
 
     public func entitlement(entries: [String], host: String) -> String? {
         AASAEntitlements.entry(for: host, in: entries)
+    }
+
+    public func matchReason(_ result: AASAMatchResult, file: [UInt8], domain: String, appID: String, url: String) -> String? {
+        AASA.reason(for: result, file, domain: domain, appID: appID, url: url, memo: cache)
     }
 }

@@ -27,7 +27,9 @@ public enum AASASuite {
             },
             "aasa.match": { input in
                 let request = try MatchInput.decode(input)
-                return matchOutput(subject.match(file: Array(request.file.utf8), domain: request.domain, appID: request.appID, url: request.url))
+                let file = Array(request.file.utf8)
+                let result = subject.match(file: file, domain: request.domain, appID: request.appID, url: request.url)
+                return matchOutput(result, reason: subject.matchReason(result, file: file, domain: request.domain, appID: request.appID, url: request.url))
             },
             "aasa.entitlement": { input in
                 let request = try EntitlementInput.decode(input)
@@ -55,11 +57,14 @@ public enum AASASuite {
             return found
         },
         nullOutput: { _ in ["result": "no_match"] },
-        expectation: { output in ReferenceExpectation(expect: ["result": .string(output.result.rawValue)]) }
+        // The reason names the cause of a finding: `aasa.match result [] (no_match: url-port)`.
+        expectation: { output in
+            ReferenceExpectation(expect: ["result": .string(output.result.rawValue)], cause: output.reason.map { output.result.rawValue + ": " + $0 })
+        }
     )
 
-    static func matchOutput(_ r: AASAMatchResult) -> JSONValue {
-        var o = JSONObject(capacity: 4)
+    static func matchOutput(_ r: AASAMatchResult, reason: String? = nil) -> JSONValue {
+        var o = JSONObject(capacity: 5)
         o.append("result", .string(r.kind.rawValue))
         switch r.detail {
         case .index(let i): o.append("detail", .int(i))
@@ -68,6 +73,7 @@ public enum AASASuite {
         }
         if let component = r.component { o.append("component", .int(component)) }
         if let pattern = r.pattern { o.append("pattern", .string(pattern)) }
+        if let reason { o.append("reason", .string(reason)) }
         return .object(o)
     }
 
