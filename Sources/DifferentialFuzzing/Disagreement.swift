@@ -12,13 +12,16 @@ import LinkJSON
 /// finding, whatever else is wrong with each link. Every field that differs and all of the
 /// reference's codes stay with the finding. (Every combination of fields and codes as its own
 /// signature was tried first: a 10-second run against python-urllib gave 300 signatures for a
-/// handful of causes.)
+/// handful of causes.) Where the reference's answers carry no violation (`aasa.match`), its
+/// ``ReferenceExpectation/cause`` takes the code's place in telling causes apart, after the
+/// brackets; otherwise every wrong answer of such an operation would be one finding.
 ///
 /// ```swift
 /// // ulc.parse kind [callback-not-https]
 /// // ulc.build refused [action-not-https]
 /// // ulc.parse crashed
 /// // aasa.match errored AttributeError []
+/// // aasa.match result [] (no_match: url-host-mismatch)
 /// ```
 public struct Disagreement: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -50,9 +53,12 @@ public struct Disagreement: Sendable, Hashable {
     public let message: String
     /// For an `errored` answer, the name of the error its message starts with (``Judge/errorName(_:)``).
     public let errorName: String?
+    /// Why the reference answered as it did (``ReferenceExpectation/cause``), named in the
+    /// signature of a `differs` disagreement.
+    public let cause: String?
 
     public init(operation: String, kind: Kind, fields: [String], codes: [String], leadingCode: String?, message: String,
-                errorName: String? = nil) {
+                errorName: String? = nil, cause: String? = nil) {
         self.operation = operation
         self.kind = kind
         self.fields = fields
@@ -60,6 +66,7 @@ public struct Disagreement: Sendable, Hashable {
         self.leadingCode = leadingCode
         self.message = message
         self.errorName = errorName
+        self.cause = cause
     }
 
     /// For an `errored` answer that names its error: the operation and the error's name
@@ -81,6 +88,9 @@ public struct Disagreement: Sendable, Hashable {
         if kind == .errored, let errorName { s += " " + errorName }
         // Crashes, hangs and protocol errors are one finding per operation whatever the input says.
         if kind == .differs || kind == .malformed || kind == .errored { s += " [" + (leadingCode ?? "") + "]" }
+        // Only where an answer says something else: an error or a crash does not depend on why
+        // the reference answered as it did.
+        if kind == .differs, let cause { s += " (" + cause + ")" }
         return s
     }
 }
@@ -106,7 +116,7 @@ public enum Judge {
             let all = codes(reference.codes)
             let leading = all.min { (levels[$0] ?? .info, $0) < (levels[$1] ?? .info, $1) }
             return .differs(Disagreement(operation: operation, kind: kind, fields: fields, codes: all, leadingCode: leading, message: message,
-                                         errorName: kind == .errored ? errorName(message) : nil))
+                                         errorName: kind == .errored ? errorName(message) : nil, cause: reference.cause))
         }
         switch answer {
         case .output(let output):

@@ -50,7 +50,7 @@ public struct Probe: Sendable {
         var judgement = Judge.judge(answer, operation: operation.name, prepared: prepared, reference: expectation, levels: levels)
         if case .differs(let d) = judgement, d.kind == .protocolError, let note = Self.overLongReference(referenceOutput) {
             judgement = .differs(Disagreement(operation: d.operation, kind: d.kind, fields: d.fields, codes: d.codes,
-                                              leadingCode: d.leadingCode, message: d.message + "; " + note, errorName: d.errorName))
+                                              leadingCode: d.leadingCode, message: d.message + "; " + note, errorName: d.errorName, cause: d.cause))
         }
         return Trial(input: input, referenceOutput: referenceOutput, expectation: expectation, answer: answer, judgement: judgement)
     }

@@ -163,6 +163,32 @@ struct SignatureTests {
         #expect(same.judgement == .agrees)
     }
 
+    /// `aasa.match` answers carry no violation codes: without the reference's reason, every wrong
+    /// answer was the one signature `aasa.match result []`.
+    @Test func anAnswerWithoutCodesIsToldApartByTheReferencesReason() async throws {
+        let file = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "/private/*", "exclude": true}, {"/": "/buy/*"}]}]}}"#
+        let alwaysMatch = fake { operation, _ in operation == "aasa.match" ? ["result": "match"] : nil }
+        let probe = try #require(Probe(operation: "aasa.match", implementation: alwaysMatch))
+        func signature(_ url: String) async throws -> String? {
+            let input: JSONValue = ["file": .string(file), "domain": "example.com", "appID": "A.b", "url": .string(url)]
+            let trial = try #require(await probe.trial(input, caseID: "t"))
+            guard case .differs(let d) = trial.judgement else { return nil }
+            return d.signature
+        }
+        #expect(try await signature("https://example.com/buy/1") == nil)   // the reference says match too
+        #expect(try await signature("https://example.com:8443/buy/1") == "aasa.match result [] (no_match: url-port)")
+        #expect(try await signature("https://example.com/sell") == "aasa.match result [] (no_match: no-rule-decided)")
+        #expect(try await signature("https://example.com/private/1") == "aasa.match result [] (exclude: path-wildcards)")
+        // An error does not depend on why the reference answered as it did.
+        let (_, match) = try #require(SuiteRegistry.operation(named: "aasa.match"))
+        let input: JSONValue = ["file": .string(file), "domain": "example.com", "appID": "A.b", "url": "https://example.com/sell"]
+        let reference = ReferenceExpectation(expect: ["result": "no_match"], cause: "no_match: no-rule-decided")
+        let errored = Judge.judge(.errored(message: "TypeError: no", detail: nil), operation: "aasa.match", prepared: try match.prepare(input),
+                                  reference: reference, levels: [:])
+        guard case .differs(let e) = errored else { Issue.record("an error disagrees"); return }
+        #expect(e.signature == "aasa.match errored TypeError []")
+    }
+
     @Test func crashesAndMalformedOutputsAreOneSignaturePerOperation() throws {
         let (_, parse) = try #require(SuiteRegistry.operation(named: "ulc.parse"))
         let prepared = try parse.prepare(["link": "https://a.example/?ulc-success=x"])

@@ -19,10 +19,15 @@ public struct ReferenceExpectation: Sendable, Hashable {
     /// The violation keys (`ulc-error:callback-not-https`, an AASA diagnostic code) the reference
     /// reported, sorted, without repeats.
     public let codes: [String]
+    /// Why the reference answered as it did, in a few stable words, for an operation whose
+    /// answers carry no violation to tell causes apart (`aasa.match`: `no_match: url-port`).
+    /// Differential fuzzing names it in a signature; a promoted case does not expect it.
+    public let cause: String?
 
-    public init(expect: JSONValue, codes: [String] = []) {
+    public init(expect: JSONValue, codes: [String] = [], cause: String? = nil) {
         self.expect = expect
         self.codes = Array(Set(codes)).sorted()
+        self.cause = cause
     }
 
     /// The code of a violation key: `ulc-error:callback-not-https` is `callback-not-https`.
