@@ -187,6 +187,25 @@ enum AASAInvariants {
         let problem = parts == nil ? AASAURLProblem.unreadable : parts!.problem(domain: domain)
         p.check(explanation.urlProblem == problem, "explain names the URL's problem",
                 "\(url): \(String(describing: explanation.urlProblem)) vs \(String(describing: problem))")
+
+        // The reason `aasa.match` reports agrees with the explanation: the deciding rule's shape,
+        // the URL's problem, or (the file read) whether the app has rules at all.
+        if let bytes {
+            let reason = AASA.reason(for: result, bytes, domain: domain, appID: matcher.appID, url: url, memo: nil)
+            let expected: Set<String>
+            if let rule = result.rule {
+                expected = [AASA.shape(of: rule)]
+            } else if let urlProblem = explanation.urlProblem {
+                let words: [AASAURLProblem: String] = [.unreadable: "url-unreadable", .notHTTPS: "url-not-https", .userinfo: "url-userinfo",
+                                                       .port: "url-port", .hostMismatch: "url-host-mismatch"]
+                expected = [words[urlProblem]!]
+            } else if matcher.rules.isEmpty {
+                expected = ["no-applinks", "app-not-listed", "app-has-no-rules"]
+            } else {
+                expected = ["no-rule-decided"]
+            }
+            p.check(expected.contains(reason), "the reason agrees with the explanation", "\(url): \(reason), expected one of \(expected.sorted())")
+        }
     }
 
     /// A URL on the fallback domain made of the rule's shortest accepted path, query and
