@@ -28,6 +28,9 @@ func benchProtocol(count: Int) async {
     // Every suite since the corpus grew past ULC. The in-process and window targets below were
     // set on ULC alone: rounds of ULC alone, in process and at window 64, are printed too.
     print("protocol: the corpus (\(loaded.suites.count) suites, \(loaded.caseCount) cases) repeated to \(corpus.caseCount) cases")
+    // What the bench holds before any round (the corpus loaded and repeated): the "peak RSS so
+    // far" figures below include it, which a run of the real corpus does not.
+    print(String(format: "  resident before the first round: %.0f MB (the loaded and repeated corpus)", currentRSSMegabytes()))
 
     /// Prints the best and median of the rounds' rates and returns the best.
     func report(_ label: String, _ rates: [Double], failures: Int) -> Double? {
