@@ -25,15 +25,8 @@ extension AASA {
             file = AASAFile.parse(bytes).0
         }
         guard let file else { return "file-unreadable" }
-        guard let parts = AASAURLParts.read(url) else { return "url-unreadable" }
-        switch parts.problem(domain: domain) {
-        case .unreadable: return "url-unreadable"
-        case .notHTTPS: return "url-not-https"
-        case .userinfo: return "url-userinfo"
-        case .port: return "url-port"
-        case .hostMismatch: return "url-host-mismatch"
-        case nil: break
-        }
+        guard let parts = AASAURLParts.read(url) else { return AASAURLProblem.unreadable.reason }
+        if let problem = parts.problem(domain: domain) { return problem.reason }
         guard let applinks = file.applinks else { return "no-applinks" }
         let entries = file.entries(listing: appID)
         if entries.isEmpty { return "app-not-listed" }
@@ -73,5 +66,18 @@ extension AASA {
         if !rule.caseSensitive { parts.append("case-insensitive") }
         if !rule.percentEncoded { parts.append("decoded") }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension AASAURLProblem {
+    /// The problem as ``AASA/reason(for:_:domain:appID:url:memo:)`` names it: `url-not-https`, ...
+    public var reason: String {
+        switch self {
+        case .unreadable: "url-unreadable"
+        case .notHTTPS: "url-not-https"
+        case .userinfo: "url-userinfo"
+        case .port: "url-port"
+        case .hostMismatch: "url-host-mismatch"
+        }
     }
 }

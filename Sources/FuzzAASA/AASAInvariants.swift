@@ -196,9 +196,7 @@ enum AASAInvariants {
             if let rule = result.rule {
                 expected = [AASA.shape(of: rule)]
             } else if let urlProblem = explanation.urlProblem {
-                let words: [AASAURLProblem: String] = [.unreadable: "url-unreadable", .notHTTPS: "url-not-https", .userinfo: "url-userinfo",
-                                                       .port: "url-port", .hostMismatch: "url-host-mismatch"]
-                expected = [words[urlProblem]!]
+                expected = [urlProblem.reason]
             } else if matcher.rules.isEmpty {
                 expected = ["no-applinks", "app-not-listed", "app-has-no-rules"]
             } else {
