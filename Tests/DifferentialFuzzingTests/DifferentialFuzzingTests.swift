@@ -189,6 +189,32 @@ struct SignatureTests {
         #expect(e.signature == "aasa.match errored TypeError []")
     }
 
+    /// A receiver wrong about which links are its logout action gave `ulc.handle userSignedIn []`
+    /// for every reason; the reference's reasons for leaving links alone tell them apart.
+    @Test func aHandleFindingNamesWhyTheReferenceLeftTheLinksAlone() async throws {
+        let logsOut = fake { operation, input in
+            guard operation == "ulc.handle" else { return nil }
+            let links = input["links"]?.arrayValue?.count ?? 0
+            return ["opened": [], "prompts": 0, "backendAttempts": .int(links), "userSignedIn": false, "backendSessionOpen": false,
+                    "elapsedSeconds": .array(Array(repeating: 0.2, count: links))]
+        }
+        let probe = try #require(Probe(operation: "ulc.handle", implementation: logsOut))
+        func signature(_ links: [String]) async throws -> String? {
+            let input: JSONValue = ["logoutAction": "https://app.example.com/logout", "signedIn": true, "forceQuitBeforeLink": false,
+                                    "backend": [["answer": "closed", "seconds": 0.2]], "links": .array(links.map(JSONValue.string)),
+                                    "openSucceeds": true]
+            let trial = try #require(await probe.trial(input, caseID: "t"))
+            guard case .differs(let d) = trial.judgement else { return nil }
+            return d.signature
+        }
+        #expect(try await signature(["myapp://app.example.com/logout?ulc-success"]) == "ulc.handle userSignedIn [] (other-scheme)")
+        #expect(try await signature(["https://app.example.com/login?ulc-success"]) == "ulc.handle userSignedIn [] (other-path)")
+        // Each reason once, sorted; a logout is not a reason (the field that differs says enough).
+        #expect(try await signature(["https://app.example.com/login?ulc-success", "myapp://app.example.com/logout?ulc-success",
+                                     "https://app.example.com/login?ulc-success"])
+                == "ulc.handle userSignedIn [] (other-path, other-scheme)")
+    }
+
     @Test func crashesAndMalformedOutputsAreOneSignaturePerOperation() throws {
         let (_, parse) = try #require(SuiteRegistry.operation(named: "ulc.parse"))
         let prepared = try parse.prepare(["link": "https://a.example/?ulc-success=x"])

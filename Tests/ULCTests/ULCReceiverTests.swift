@@ -15,6 +15,29 @@ struct ULCReceiverTests {
                                             backend: backend, links: links, openSucceeds: openSucceeds))
     }
 
+    /// Each link's reason (reported beside `ulc.handle` answers; differential fuzzing names it in
+    /// a finding's signature).
+    @Test func eachLinksReasonSaysWhyTheReceiverDidWhatItDid() async {
+        let successOnly = "https://app.example.com/logout?ulc-success=https%3A%2F%2Flocker.example%2Fsuccess"
+        let ignored = await run([.init(.closed)], links: [
+            "https://app.example.com/logout?x=1",                                  // no ulc-success
+            "myapp://app.example.com/logout?ulc-success=https%3A%2F%2Fs.example",
+            "https://other.example/logout?ulc-success=https%3A%2F%2Fs.example",
+            "https://app.example.com:8443/logout?ulc-success=https%3A%2F%2Fs.example",
+            "https://app.example.com/login?ulc-success=https%3A%2F%2Fs.example",
+            "https:app.example.com/logout?ulc-success=https%3A%2F%2Fs.example",    // no authority: no host to compare
+        ])
+        #expect(ignored.outcomes == ["not-ulc", "other-scheme", "other-host", "other-port", "other-path", "link-action-unreadable"])
+        #expect(await run([.init(.closed)], links: [Self.link, Self.link]).outcomes == ["logged-out: success", "not-signed-in: success"])
+        #expect(await run([.init(.permanent)]).outcomes == ["failed: error"])
+        #expect(await run([.init(.permanent)], links: [successOnly]).outcomes == ["failed: nothing"])
+        #expect(await run([.init(.closed)], links: ["https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"]).outcomes
+                == ["logged-out: nothing"])
+        let unreadable = await ULCSimulation.run(ULCScenario(logoutAction: "/logout", signedIn: true, forceQuitBeforeLink: false,
+                                                             backend: [.init(.closed)], links: [Self.link], openSucceeds: true))
+        #expect(unreadable.outcomes == ["action-unreadable"])
+    }
+
     @Test func signedInUserIsLoggedOutAndSuccessOpenedAsUniversalLink() async {
         let report = await run([.init(.closed)])
         #expect(report.opened.map(\.url) == [Self.success])

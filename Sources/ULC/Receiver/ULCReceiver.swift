@@ -46,6 +46,13 @@ public final class ULCReceiver<Clock: ULCClock>: Sendable {
             case failed(String)
         }
         public var outcome: Outcome
+        /// Why, in a few stable words (reported beside the scenario's answer, never judged):
+        /// `not-ulc`; `action-unreadable` (the configured logout action has no scheme or host) or
+        /// `link-action-unreadable`; `other-scheme`, `other-host`, `other-port` or `other-path`
+        /// (the first part of the link's action that differs from the logout action); else
+        /// `logged-out`, `not-signed-in` or `failed`, then `: success`, `: error` or `: nothing`
+        /// for the callback opened.
+        public var reason: String
         /// The callback opened, if any.
         public var opened: String?
         /// Whether the system accepted the open.
@@ -87,19 +94,21 @@ public final class ULCReceiver<Clock: ULCClock>: Sendable {
     public func handle(_ link: [UInt8]) async -> Report {
         let start = clock.now
         let parsed = ULC.parse(link)
-        func report(_ outcome: Report.Outcome, attempts: Int = 0, opened: String? = nil, accepted: Bool = false) -> Report {
-            Report(outcome: outcome, opened: opened, openAccepted: accepted, backendAttempts: attempts,
+        func report(_ outcome: Report.Outcome, _ reason: String, attempts: Int = 0, opened: String? = nil, accepted: Bool = false) -> Report {
+            Report(outcome: outcome, reason: reason, opened: opened, openAccepted: accepted, backendAttempts: attempts,
                    elapsed: clock.now - start, violations: parsed.violations)
         }
-        guard parsed.kind != .notULC else { return report(.ignored("not a ULC: no ulc-success parameter")) }
-        guard let actionKey, let action = parsed.action, ActionKey(action) == actionKey else {
-            return report(.ignored("a ULC for another action than \(logoutAction)"))
-        }
+        guard parsed.kind != .notULC else { return report(.ignored("not a ULC: no ulc-success parameter"), "not-ulc") }
+        let another = Report.Outcome.ignored("a ULC for another action than \(logoutAction)")
+        guard let actionKey else { return report(another, "action-unreadable") }
+        guard let linkKey = parsed.action.flatMap(ActionKey.init) else { return report(another, "link-action-unreadable") }
+        guard linkKey == actionKey else { return report(another, linkKey.firstDifference(from: actionKey)) }
 
         // Log out, whatever the callbacks look like.
         var attempts = 0
         var failure: String? = nil
-        if let session = await store.load() {
+        let session = await store.load()
+        if let session {
             await clearLocalData()
             if session.signedIn { await store.save(ULCStoredSession(token: session.token, signedIn: false)) }
             let deadline = start + policy.budget - policy.openReserve
@@ -111,11 +120,12 @@ public final class ULCReceiver<Clock: ULCClock>: Sendable {
         let target: ULCParameter? = failure == nil && parsed.isUsable(.success) ? .success
             : parsed.isUsable(.error) ? .error : nil
         let outcome: Report.Outcome = failure.map(Report.Outcome.failed) ?? .loggedOut
+        let done = failure != nil ? "failed" : session == nil ? "not-signed-in" : "logged-out"
         guard let target, let url = parsed.callback(target)?.decoded else {
-            return report(outcome, attempts: attempts)
+            return report(outcome, done + ": nothing", attempts: attempts)
         }
         let accepted = await opener.open(url, universalLinksOnly: true)
-        return report(outcome, attempts: attempts, opened: url, accepted: accepted)
+        return report(outcome, done + (target == .success ? ": success" : ": error"), attempts: attempts, opened: url, accepted: accepted)
     }
 
     /// Handles an incoming link given as a string.
@@ -172,5 +182,10 @@ struct ActionKey: Hashable {
         self.host = host
         port = url.port == 443 ? nil : url.port
         path = url.path.isEmpty ? "/" : url.text(in: url.path)   // RFC 3986 section 6.2.3
+    }
+
+    /// The first part that differs from `other`, as ``ULCReceiver/Report/reason`` names it.
+    func firstDifference(from other: ActionKey) -> String {
+        scheme != other.scheme ? "other-scheme" : host != other.host ? "other-host" : port != other.port ? "other-port" : "other-path"
     }
 }
