@@ -27,15 +27,15 @@ struct ULCReceiverTests {
             "https://app.example.com/login?ulc-success=https%3A%2F%2Fs.example",
             "https:app.example.com/logout?ulc-success=https%3A%2F%2Fs.example",    // no authority: no host to compare
         ])
-        #expect(ignored.outcomes == ["not-ulc", "other-scheme", "other-host", "other-port", "other-path", "link-action-unreadable"])
-        #expect(await run([.init(.closed)], links: [Self.link, Self.link]).outcomes == ["logged-out: success", "not-signed-in: success"])
-        #expect(await run([.init(.permanent)]).outcomes == ["failed: error"])
-        #expect(await run([.init(.permanent)], links: [successOnly]).outcomes == ["failed: nothing"])
-        #expect(await run([.init(.closed)], links: ["https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"]).outcomes
+        #expect(ignored.reasons == ["not-ulc", "other-scheme", "other-host", "other-port", "other-path", "link-action-unreadable"])
+        #expect(await run([.init(.closed)], links: [Self.link, Self.link]).reasons == ["logged-out: success", "not-signed-in: success"])
+        #expect(await run([.init(.permanent)]).reasons == ["failed: error"])
+        #expect(await run([.init(.permanent)], links: [successOnly]).reasons == ["failed: nothing"])
+        #expect(await run([.init(.closed)], links: ["https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"]).reasons
                 == ["logged-out: nothing"])
         let unreadable = await ULCSimulation.run(ULCScenario(logoutAction: "/logout", signedIn: true, forceQuitBeforeLink: false,
                                                              backend: [.init(.closed)], links: [Self.link], openSucceeds: true))
-        #expect(unreadable.outcomes == ["action-unreadable"])
+        #expect(unreadable.reasons == ["action-unreadable"])
     }
 
     @Test func signedInUserIsLoggedOutAndSuccessOpenedAsUniversalLink() async {

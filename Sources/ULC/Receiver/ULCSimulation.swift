@@ -68,7 +68,7 @@ public struct ULCScenarioReport: Sendable, Hashable {
     public var elapsedSeconds: [Double]
     /// Why the reference receiver did what it did with each link (``ULCReceiver/Report/reason``);
     /// empty from a receiver that does not say.
-    public var outcomes: [String] = []
+    public var reasons: [String] = []
 }
 
 /// Runs the reference receiver through a scenario on a ``VirtualClock``.
@@ -86,19 +86,19 @@ public enum ULCSimulation {
 
         var attempts = 0
         var elapsed: [Double] = []
-        var outcomes: [String] = []
+        var reasons: [String] = []
         elapsed.reserveCapacity(scenario.links.count)
-        outcomes.reserveCapacity(scenario.links.count)
+        reasons.reserveCapacity(scenario.links.count)
         for link in scenario.links {
             let report = await receiver.handle(link)
             attempts += report.backendAttempts
             elapsed.append(report.elapsed.seconds)
-            outcomes.append(report.reason)
+            reasons.append(report.reason)
         }
         let end = world.state
         return ULCScenarioReport(opened: end.opened, prompts: 0, backendAttempts: attempts,
                                  userSignedIn: end.signedIn, backendSessionOpen: end.sessionOpen,
-                                 elapsedSeconds: elapsed, outcomes: outcomes)
+                                 elapsedSeconds: elapsed, reasons: reasons)
     }
 }
 

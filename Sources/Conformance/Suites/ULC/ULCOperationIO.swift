@@ -78,7 +78,7 @@ extension ULCSuite {
         let userSignedIn: Bool?
         let backendSessionOpen: Bool?
         let elapsedSeconds: [Double]?
-        let outcomes: [String]?
+        let reasons: [String]?
         init(_ fields: JSONFields) throws(JSONFieldError) {
             opened = try fields.optionalObjects("opened", known: ["url", "universalLinksOnly", "atSeconds"])?.map { (entry) throws(JSONFieldError) in
                 _ = try entry.optionalDouble("atSeconds")
@@ -90,7 +90,7 @@ extension ULCSuite {
             backendSessionOpen = try fields.optionalBool("backendSessionOpen")
             elapsedSeconds = try fields.optionalList("elapsedSeconds") { (e) throws(JSONFieldError) in try e.double() }
             // What the receiver did with each link, reported and never judged: read leniently.
-            outcomes = try? fields.optionalStringArray("outcomes")
+            reasons = try? fields.optionalStringArray("reasons")
         }
     }
 }
