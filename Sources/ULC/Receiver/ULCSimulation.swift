@@ -69,6 +69,12 @@ public struct ULCScenarioReport: Sendable, Hashable {
     /// Why the reference receiver did what it did with each link (``ULCReceiver/Report/reason``);
     /// empty from a receiver that does not say.
     public var reasons: [String] = []
+
+    /// Among `reasons`, those of links the receiver left alone (`not-ulc`, `other-scheme`, ...;
+    /// a logout's reason holds ": "), each once, sorted.
+    public static func leftAlone(_ reasons: [String]) -> [String] {
+        Set(reasons.filter { !$0.contains(": ") }).sorted()
+    }
 }
 
 /// Runs the reference receiver through a scenario on a ``VirtualClock``.
