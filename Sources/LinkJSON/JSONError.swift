@@ -40,15 +40,37 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
 /// doc.location(of: "/a/1")   // line 1, column 11
 /// ```
 public struct JSONLocations: Sendable {
-    var offsets: [String: Int] = [:]
+    /// Each value's last pointer token (`/` and the escaped name or index), one after the other
+    /// (``Entry/tokenEnd`` marks where each ends). A value's pointer is its parent's followed by
+    /// its token, so what is kept grows with the text, not with its depth times its values.
+    var tokens: [UInt8] = []
+    /// One per value, in the order the parse met them (a container before its members).
+    var entries: [Entry] = []
+    /// An open-addressing table of indices into ``entries`` by pointer hash (-1: empty), built
+    /// when the parse ends; its count is a power of two.
+    var table: [Int] = []
     var lineStarts: [Int] = [0]
+
+    struct Entry: Sendable {
+        /// The entry of the enclosing value (-1 for the root).
+        var parent: Int
+        /// Where the token ends in ``JSONLocations/tokens`` (it starts where the previous
+        /// entry's ends).
+        var tokenEnd: Int
+        /// The length of the whole pointer, in bytes.
+        var length: Int
+        /// The byte offset of the value in the text.
+        var offset: Int
+        /// FNV-1a of the whole pointer's bytes.
+        var hash: UInt64
+    }
 
     /// No positions (for values that were not parsed from text).
     public init() {}
 
     /// The 1-based line and column where the value at `pointer` starts.
     public func location(of pointer: String) -> (line: Int, column: Int)? {
-        offsets[pointer].map(lineAndColumn(ofOffset:))
+        offset(of: pointer).map(lineAndColumn(ofOffset:))
     }
 
     /// The location of the value at `pointer`, or of the nearest enclosing value that has one.
@@ -59,6 +81,98 @@ public struct JSONLocations: Sendable {
             guard let slash = path.lastIndex(of: "/") else { return (1, 1) }
             path = String(path[..<slash])
         }
+    }
+
+    /// The offset of the value at `pointer` (compared by UTF-8 code units); for a pointer met
+    /// twice (a repeated member name), the later value's.
+    func offset(of pointer: String) -> Int? {
+        guard !table.isEmpty else { return nil }
+        var key = pointer
+        return key.withUTF8 { bytes in
+            let hash = Self.hash(bytes, from: Self.emptyHash)
+            var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
+            while table[slot] >= 0 {
+                let index = table[slot]
+                if entries[index].hash == hash, same(index, bytes) { return entries[index].offset }
+                slot = (slot + 1) & (table.count - 1)
+            }
+            return nil
+        }
+    }
+
+    /// Whether entry `index`'s pointer is `bytes`: its tokens compared from the last one back.
+    func same(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard entries[index].length == bytes.count else { return false }
+        return tokens.withUnsafeBufferPointer { all in
+            var entry = index, end = bytes.count
+            while entry >= 0 {
+                let start = entry == 0 ? 0 : entries[entry - 1].tokenEnd, count = entries[entry].tokenEnd - start
+                end -= count
+                if count > 0, memcmp(all.baseAddress! + start, bytes.baseAddress! + end, count) != 0 { return false }
+                entry = entries[entry].parent
+            }
+            return end == 0
+        }
+    }
+
+    /// Room for the values of a text of `count` bytes, as JSON files usually hold them (a value
+    /// per 16 bytes or so; the tokens are at most twice the text's names and indices).
+    mutating func reserve(forTextOf count: Int) {
+        entries.reserveCapacity(min(count / 16, 1 << 16))
+        tokens.reserveCapacity(min(count, 1 << 20))
+    }
+
+    /// Notes a value at `offset` whose pointer is its `parent`'s followed by `token`, and
+    /// whose whole pointer hashes to `hash`. Returns its entry.
+    mutating func record(parent: Int, token: UnsafeBufferPointer<UInt8>, hash: UInt64, offset: Int) -> Int {
+        tokens.append(contentsOf: token)
+        let length = (parent >= 0 ? entries[parent].length : 0) + token.count
+        entries.append(Entry(parent: parent, tokenEnd: tokens.count, length: length, offset: offset, hash: hash))
+        return entries.count - 1
+    }
+
+    /// Builds the table once every value is recorded; a pointer met again replaces the earlier one.
+    mutating func finish() {
+        guard !entries.isEmpty else { return }
+        var size = 16
+        while size < entries.count * 2 { size *= 2 }
+        var table = [Int](repeating: -1, count: size)
+        var pointer: [UInt8] = []
+        for index in entries.indices {
+            var slot = Int(truncatingIfNeeded: entries[index].hash) & (size - 1)
+            while table[slot] >= 0 {
+                let other = table[slot]
+                if entries[other].hash == entries[index].hash, entries[other].length == entries[index].length {
+                    // Rare (a repeated name, or a hash collision): compare the whole pointers.
+                    pointer = self.pointer(of: index)
+                    if pointer.withUnsafeBufferPointer({ same(other, $0) }) { break }
+                }
+                slot = (slot + 1) & (size - 1)
+            }
+            table[slot] = index
+        }
+        self.table = table
+    }
+
+    /// Entry `index`'s whole pointer.
+    func pointer(of index: Int) -> [UInt8] {
+        var parts: [ArraySlice<UInt8>] = []
+        var entry = index
+        while entry >= 0 {
+            parts.append(tokens[(entry == 0 ? 0 : entries[entry - 1].tokenEnd)..<entries[entry].tokenEnd])
+            entry = entries[entry].parent
+        }
+        return Array(parts.reversed().joined())
+    }
+
+    static let emptyHash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// FNV-1a of `bytes`, continued from `hash`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from hash: UInt64) -> UInt64 {
+        var h = hash
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
     }
 
     func lineAndColumn(ofOffset offset: Int) -> (line: Int, column: Int) {

@@ -81,9 +81,13 @@ private struct Reader {
     var index = 0
     var depth = 0
     /// The JSON Pointer of the value being read, as UTF-8 (its tokens escaped once, when
-    /// entered), and where each enclosing value's pointer ends in it.
+    /// entered), its hash, and where each enclosing value's pointer ends in it and its hash.
     var pointer: [UInt8] = []
-    var pointerEnds: [Int] = []
+    var pointerHash = JSONLocations.emptyHash
+    var pointerEnds: [(end: Int, hash: UInt64)] = []
+    /// The entries of the containers being read, innermost last, and the entry last recorded.
+    var parents: [Int] = []
+    var lastEntry = -1
     var locations = JSONLocations()
     var lineStarts: [Int] = [0]
 
@@ -91,6 +95,7 @@ private struct Reader {
         self.bytes = bytes
         self.options = options
         self.recording = recording
+        if recording { locations.reserve(forTextOf: bytes.count) }
     }
 
     mutating func parseDocument() throws(JSONError) -> JSONValue {
@@ -105,6 +110,7 @@ private struct Reader {
         if recording {
             // Finish the line table for positions after the last newline seen.
             locations.lineStarts = lineStarts
+            locations.finish()
         }
         return value
     }
@@ -133,20 +139,62 @@ private struct Reader {
         }
     }
 
+    /// Notes where the value about to be read starts; its entry is the parent of the members
+    /// or elements it holds (``parents``).
     mutating func record() {
         guard recording else { return }
-        locations.offsets[String(decoding: pointer, as: UTF8.self)] = index
+        let tokenStart = pointerEnds.last?.end ?? 0
+        lastEntry = pointer.withUnsafeBufferPointer {
+            locations.record(parent: parents.last ?? -1, token: UnsafeBufferPointer(rebasing: $0[tokenStart...]), hash: pointerHash, offset: index)
+        }
     }
 
-    /// Steps into the member or element `token` (unescaped).
-    mutating func enterPointer(_ token: String) {
-        pointerEnds.append(pointer.count)
+    /// Steps into the member `key` (unescaped).
+    mutating func enterPointer(_ key: String) {
+        let start = pointer.count
+        pointerEnds.append((start, pointerHash))
         pointer.append(UInt8(ascii: "/"))
-        pointer.append(contentsOf: jsonPointerToken(token).utf8)
+        // Escaped byte by byte: `~` and `/` are never part of a longer UTF-8 sequence, so this
+        // is `jsonPointerToken`'s escape.
+        var key = key
+        key.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+                return pointer.append(contentsOf: bytes)
+            }
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "~"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "0"))
+                case UInt8(ascii: "/"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "1"))
+                default: pointer.append(b)
+                }
+            }
+        }
+        extendHash(from: start)
+    }
+
+    /// Steps into the element at `index`, written in decimal without making a string.
+    mutating func enterPointer(element index: Int) {
+        let start = pointer.count
+        pointerEnds.append((start, pointerHash))
+        pointer.append(UInt8(ascii: "/"))
+        let digits = pointer.count
+        var n = index
+        repeat {
+            pointer.append(UInt8(ascii: "0") + UInt8(n % 10))
+            n /= 10
+        } while n > 0
+        pointer[digits...].reverse()
+        extendHash(from: start)
+    }
+
+    mutating func extendHash(from start: Int) {
+        pointerHash = pointer.withUnsafeBufferPointer { JSONLocations.hash(UnsafeBufferPointer(rebasing: $0[start...]), from: pointerHash) }
     }
 
     mutating func leavePointer() {
-        pointer.removeSubrange(pointerEnds.removeLast()...)
+        let (end, hash) = pointerEnds.removeLast()
+        pointer.removeSubrange(end...)
+        pointerHash = hash
     }
 
     mutating func parseValue() throws(JSONError) -> JSONValue {
@@ -180,6 +228,12 @@ private struct Reader {
         index += count
     }
 
+    /// Leaves an object or array read to its end.
+    mutating func leave() {
+        depth -= 1
+        if recording { parents.removeLast() }
+    }
+
     mutating func enter() throws(JSONError) {
         depth += 1
         if depth > options.maxDepth {
@@ -189,12 +243,13 @@ private struct Reader {
 
     mutating func parseObject() throws(JSONError) -> JSONValue {
         try enter()
+        if recording { parents.append(lastEntry) }   // taken off in leave(); a thrown error ends the parse
         index += 1
         var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            depth -= 1
+            leave()
             return .object(object)
         }
         while true {
@@ -224,23 +279,24 @@ private struct Reader {
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw error(.unexpectedCharacter, "expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
-        depth -= 1
+        leave()
         return .object(object)
     }
 
     mutating func parseArray() throws(JSONError) -> JSONValue {
         try enter()
+        if recording { parents.append(lastEntry) }   // taken off in leave(); a thrown error ends the parse
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            depth -= 1
+            leave()
             return .array(elements)
         }
         while true {
             skipWhitespace()
-            if recording { enterPointer(String(elements.count)) }
+            if recording { enterPointer(element: elements.count) }
             elements.append(try parseValue())
             if recording { leavePointer() }
             skipWhitespace()
@@ -249,7 +305,7 @@ private struct Reader {
             if bytes[index] == UInt8(ascii: "]") { index += 1; break }
             throw error(.unexpectedCharacter, "expected ',' or ']' in an array, found \(describe(bytes[index]))")
         }
-        depth -= 1
+        leave()
         return .array(elements)
     }
 

@@ -10,6 +10,7 @@ import Foundation
 //   swift run -c release linkconform-bench history [runs]    a store of runs (100) x 4 implementations x the corpus: report, compare
 //   swift run -c release linkconform-bench fuzz [seconds]    differential fuzzing: reference adapter, do-nothing adapter, bundled adapters
 //   swift run -c release linkconform-bench mutations [n]     what making fuzzing inputs costs: each link mutation, each operation's inputs
+//   swift run -c release linkconform-bench json [rounds]     reading the corpus's JSON files: plain, and with every value's position
 //   swift run -c release linkconform-bench SUITE [args]     a suite's own benchmark: the executable linkconform-bench-SUITE
 //                                                           beside this one (every Sources/linkconform-bench-*)
 //   swift run -c release linkconform-bench [all]            every suite's benchmark, then suite and protocol
@@ -34,6 +35,7 @@ struct BenchMain {
         case "history": await benchHistory(runs: number ?? 100)
         case "fuzz": await benchFuzz(seconds: number.map(Double.init) ?? 5)
         case "mutations": benchMutations(count: number ?? 20_000)
+        case "json": benchJSON(rounds: number ?? 20)
         case "history-generate" where arguments.count == 3:
             await generateHistory(into: arguments[1], runs: Int(arguments[2]) ?? 100)
         case "all":
@@ -56,7 +58,7 @@ struct BenchMain {
             }
             let suites = SuiteBenchmarks.all().map(\.suite).joined(separator: " | ")
             if suites.isEmpty { print("no suite benchmarks beside this executable: build them first (swift build -c release)") }
-            print("usage: linkconform-bench [all | suite | protocol [count] | history [runs] | fuzz [seconds] | mutations [count] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count] | profile-do-nothing [window] [count]]")
+            print("usage: linkconform-bench [all | suite | protocol [count] | history [runs] | fuzz [seconds] | mutations [count] | json [rounds] | \(suites.isEmpty ? "SUITE" : suites) [args] | profile-inprocess [count] | profile-stored [count] | profile-protocol [window] [count] | profile-do-nothing [window] [count]]")
             exit(64)
         }
     }

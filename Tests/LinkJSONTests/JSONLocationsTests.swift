@@ -1,5 +1,5 @@
 import SeededRandom
-import LinkJSON
+@testable import LinkJSON
 import Testing
 
 /// Positions of parsed values, addressed by JSON Pointer (RFC 6901).
@@ -119,6 +119,91 @@ struct JSONLocationsTests {
                 #expect(doc.locations.location(of: pointer) != nil, "\(pointer) in \(text)")
             }
         }
+    }
+
+    /// Stronger than the test above: each pointer's position is the start of that value (its
+    /// first byte says its kind) and no two values share one, so a position found under a wrong
+    /// pointer (a hash collision taken for a match, an index written wrong) would show.
+    @Test func everyGeneratedValueIsLocatedAtItsOwnFirstByte() throws {
+        var gen = JSONGenerator(rng: SeededGenerator(seed: 6902))
+        for _ in 0..<300 {
+            let value = gen.value()
+            let text = value.serialized(pretty: true)
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+            let doc = try JSONDocument(parsing: Array(text.utf8))
+            var seen: Set<[Int]> = []
+            for pointer in pointers(in: value) {
+                let (line, column) = try #require(doc.locations.location(of: pointer), "\(pointer) in \(text)")
+                #expect(seen.insert([line, column]).inserted, "\(pointer) shares its position in \(text)")
+                let first = lines[line - 1][column - 1]
+                let expected: [UInt8] = switch try #require(Self.value(at: pointer, in: value)) {
+                case .object: [UInt8(ascii: "{")]
+                case .array: [UInt8(ascii: "[")]
+                case .string: [UInt8(ascii: "\"")]
+                case .bool(let b): [UInt8(ascii: b ? "t" : "f")]
+                case .null: [UInt8(ascii: "n")]
+                case .number: Array("-0123456789".utf8)
+                }
+                #expect(expected.contains(first), "\(pointer) at \(line):\(column) in \(text)")
+            }
+        }
+    }
+
+    /// The value a pointer of ``pointers(in:prefix:)`` names.
+    static func value(at pointer: String, in root: JSONValue) -> JSONValue? {
+        var value: JSONValue? = root
+        // By scalars: a `/` or `~` may carry a combining mark, as the keys' tokens did.
+        for token in pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            var key = String.UnicodeScalarView(), tilde = false
+            for c in token {
+                if tilde { key.append(c == "1" ? "/" : "~"); tilde = false } else if c == "~" { tilde = true } else { key.append(c) }
+            }
+            let name = String(key)
+            switch value {
+            case .array(let elements)?: value = Int(name).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
+            case .object(let object)?: value = object.first { $0.key.utf8.elementsEqual(name.utf8) }?.value
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    @Test func elementIndicesOfSeveralDigits() throws {
+        let text = "[" + (0..<1_234).map(String.init).joined(separator: ",") + "]"
+        let locations = try JSONDocument(parsing: Array(text.utf8)).locations
+        for index in [0, 9, 10, 99, 100, 1_000, 1_233] {
+            let column = 2 + (0..<index).reduce(0) { $0 + String($1).utf8.count + 1 }
+            let found = locations.location(of: "/\(index)")
+            #expect(found?.line == 1 && found?.column == column, "element \(index): \(String(describing: found))")
+        }
+        #expect(locations.location(of: "/1234") == nil)
+        #expect(locations.location(of: "/01") == nil)
+    }
+
+    /// A deep document with many values at the bottom: each value keeps only its last token,
+    /// so what positions hold grows with the text (whole pointers would be depth times values:
+    /// 3 MB here, and hundreds of MB for a hostile file of a few MB).
+    @Test func positionsGrowWithTheTextNotWithDepthTimesValues() throws {
+        let depth = 300, leaves = 5_000
+        let text = String(repeating: "[", count: depth) + Array(repeating: "7", count: leaves).joined(separator: ",") + String(repeating: "]", count: depth)
+        let locations = try JSONDocument(parsing: Array(text.utf8), options: .init(maxDepth: 512)).locations
+        // An element's token is `/` and its index: a few bytes for each two of the text.
+        #expect(locations.tokens.count <= 4 * text.utf8.count)
+        let prefix = String(repeating: "/0", count: depth - 1)
+        for leaf in [0, 1, 999, leaves - 1] {
+            let found = locations.location(of: prefix + "/\(leaf)")
+            #expect(found?.line == 1 && found?.column == depth + 1 + 2 * leaf, "leaf \(leaf): \(String(describing: found))")
+        }
+        #expect(locations.location(of: prefix + "/\(leaves)") == nil)
+        #expect(locations.location(of: String(prefix.dropLast(2)) + "/1") == nil)
+    }
+
+    /// Pointers compare by code units, as member names do (RFC 8259 section 8.3): a key written
+    /// with a precomposed letter is not found under its decomposed form, and the reverse.
+    @Test func pointersCompareByCodeUnits() throws {
+        let doc = try JSONDocument(parsing: Array(#"{"caf\#u{E9}": 1, "cafe\#u{301}": 2}"#.utf8))
+        #expect(try #require(doc.locations.location(of: "/caf\u{E9}")) == (1, 11))
+        #expect(try #require(doc.locations.location(of: "/cafe\u{301}")) == (1, 24))
     }
 
     /// Every JSON Pointer of a value, built per RFC 6901 section 3.
