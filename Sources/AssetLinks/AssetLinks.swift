@@ -48,6 +48,10 @@ public struct AssetLinksVerification: Sendable {
     public let includeEvents: [AssetLinksIncludeWalk.Event]
     /// Why not, for people (nil when granted).
     public let reason: String?
+    /// Why not, in words that stay the same from one input to the next (nil when granted):
+    /// `fingerprint-unreadable` (the one asked about), `file-unreadable`, `package-not-listed`,
+    /// `fingerprint-not-listed` or `relation-not-granted` (docs/assetlinks.md, "Why an answer").
+    public let cause: String?
 
     /// Checks a walked tree.
     public init(walk: AssetLinksIncludeWalk, packageName: String, fingerprint: String, relation: String) {
@@ -55,10 +59,11 @@ public struct AssetLinksVerification: Sendable {
         guard let canonical = AssetLinksFingerprint.canonical(fingerprint) else {
             granted = false; statement = nil; source = nil
             reason = "the fingerprint asked about is not 32 octets of hexadecimal digits"
+            cause = "fingerprint-unreadable"
             return
         }
         if let hit = walk.statements.first(where: { $0.statement.grants(relation, packageName: packageName, fingerprint: canonical) }) {
-            granted = true; statement = hit.statement; source = hit.source; reason = nil
+            granted = true; statement = hit.statement; source = hit.source; reason = nil; cause = nil
             return
         }
         granted = false; statement = nil; source = nil
@@ -66,12 +71,16 @@ public struct AssetLinksVerification: Sendable {
         let withFingerprint = forPackage.filter { if case .androidApp(_, let f) = $0.statement.target { f.contains(canonical) } else { false } }
         if !walk.rootReadable {
             reason = "the file cannot be read as a statement list"
+            cause = "file-unreadable"
         } else if forPackage.isEmpty {
             reason = "no valid statement names the package \(packageName)"
+            cause = "package-not-listed"
         } else if withFingerprint.isEmpty {
             reason = "no valid statement for \(packageName) lists the fingerprint \(canonical)"
+            cause = "fingerprint-not-listed"
         } else {
             reason = "the statements for \(packageName) with this fingerprint do not grant \(relation)"
+            cause = "relation-not-granted"
         }
     }
 }

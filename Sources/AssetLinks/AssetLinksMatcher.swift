@@ -20,13 +20,19 @@ public enum AssetLinksMatchKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The answer of ``AssetLinksMatcher/match(url:domain:)``: what happens, the deciding component
-/// (statement index, component index, its JSON) when one decided, and why, for people.
+/// (statement index, component index, its JSON) when one decided, and why: for people
+/// (`reason`) and in a few stable words (`cause`).
 public struct AssetLinksMatchResult: Sendable, Hashable {
     public let kind: AssetLinksMatchKind
     public let statement: Int?
     public let component: Int?
     public let pattern: String?
     public let reason: String
+    /// Why, in words that stay the same from one input to the next (docs/assetlinks.md, "Why
+    /// an answer"): `not-verified`, `no-dynamic-components`, a URL problem (`url-not-app-link`,
+    /// `url-userinfo`, `url-port`, `url-host-mismatch`), `no-component-matched`, or for `match`
+    /// and `exclude` the deciding component's shape (``AssetLinksMatcher/shape(of:)``).
+    public let cause: String
 }
 
 /// The dynamic components of one app (package and signing fingerprint) from a tree of
@@ -80,14 +86,16 @@ public struct AssetLinksMatcher: Sendable {
     public func match(url: String, domain: String) -> AssetLinksMatchResult {
         guard verified else {
             return AssetLinksMatchResult(kind: .notVerified, statement: nil, component: nil, pattern: nil,
-                                         reason: "no valid statement grants delegate_permission/common.handle_all_urls to this package and fingerprint")
+                                         reason: "no valid statement grants delegate_permission/common.handle_all_urls to this package and fingerprint",
+                                         cause: "not-verified")
         }
         guard hasDynamicRules else {
             return AssetLinksMatchResult(kind: .noDynamicRules, statement: nil, component: nil, pattern: nil,
-                                         reason: "the app is verified and no statement for it has dynamic components: its manifest's intent filters decide")
+                                         reason: "the app is verified and no statement for it has dynamic components: its manifest's intent filters decide",
+                                         cause: "no-dynamic-components")
         }
         if let problem = Self.urlProblem(url, domain: domain) {
-            return AssetLinksMatchResult(kind: .noMatch, statement: nil, component: nil, pattern: nil, reason: problem)
+            return AssetLinksMatchResult(kind: .noMatch, statement: nil, component: nil, pattern: nil, reason: problem.message, cause: problem.cause)
         }
         let parsed = LinkURL(parsing: url)
         let pathBytes = parsed.bytes[parsed.path]
@@ -111,22 +119,43 @@ public struct AssetLinksMatcher: Sendable {
             if !queryMatches { continue }
             let kind: AssetLinksMatchKind = rule.component.exclude ? .exclude : .match
             return AssetLinksMatchResult(kind: kind, statement: rule.statement, component: rule.component.index, pattern: rule.component.text,
-                                         reason: "statement \(rule.statement), component \(rule.component.index) \(rule.component.text) decides")
+                                         reason: "statement \(rule.statement), component \(rule.component.index) \(rule.component.text) decides",
+                                         cause: Self.shape(of: rule.component))
         }
         return AssetLinksMatchResult(kind: .noMatch, statement: nil, component: nil, pattern: nil,
-                                     reason: "none of the app's \(rules.count) dynamic component\(rules.count == 1 ? "" : "s") matches")
+                                     reason: "none of the app's \(rules.count) dynamic component\(rules.count == 1 ? "" : "s") matches",
+                                     cause: "no-component-matched")
     }
 
     /// Why `url` is not an App Link URL of `domain`: not absolute http(s) with valid syntax,
     /// userinfo, a port other than the scheme's default, or another host (ASCII
     /// case-insensitively, a trailing dot ignored).
-    static func urlProblem(_ url: String, domain: String) -> String? {
-        guard let web = AssetLinksWebURL(url) else { return "not an App Link URL: \(AssetLinksWebURL.problem(url))" }
-        if web.url.userinfo != nil { return "the URL has user information" }
-        if let port = web.url.port, port != web.defaultPort { return "the URL has the port \(port)" }
+    static func urlProblem(_ url: String, domain: String) -> (cause: String, message: String)? {
+        guard let web = AssetLinksWebURL(url) else { return ("url-not-app-link", "not an App Link URL: \(AssetLinksWebURL.problem(url))") }
+        if web.url.userinfo != nil { return ("url-userinfo", "the URL has user information") }
+        if let port = web.url.port, port != web.defaultPort { return ("url-port", "the URL has the port \(port)") }
         var d = domain.lowercased()
         if d.hasSuffix(".") { d.removeLast() }
-        if web.host != d { return "the host \(web.host) is not \(d)" }
+        if web.host != d { return ("url-host-mismatch", "the host \(web.host) is not \(d)") }
         return nil
+    }
+
+    /// A component's shape, for a cause: the parts it constrains, in the order `/`, `?`, `#`,
+    /// each followed by `-wildcards` when its patterns hold `*` or `?` (`path-wildcards,
+    /// query`); `any-url` for a component that constrains nothing.
+    ///
+    /// ```swift
+    /// // {"/": "/shop/*", "?": {"id": "42"}}
+    /// AssetLinksMatcher.shape(of: component)   // "path-wildcards, query"
+    /// ```
+    public static func shape(of component: AssetLinksComponent) -> String {
+        func part(_ name: String, _ patterns: [String]) -> String {
+            patterns.contains { $0.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") } } ? name + "-wildcards" : name
+        }
+        var parts: [String] = []
+        if let path = component.path { parts.append(part("path", [path])) }
+        if let query = component.query { parts.append(part("query", query.map(\.pattern))) }
+        if let fragment = component.fragment { parts.append(part("fragment", [fragment])) }
+        return parts.isEmpty ? "any-url" : parts.joined(separator: ", ")
     }
 }

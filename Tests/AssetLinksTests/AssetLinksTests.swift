@@ -105,6 +105,21 @@ struct VerifyTests {
         #expect(walk.events.last?.kind == .budgetExhausted)
     }
 
+    /// Each way of not granting has its own cause word; a grant has none.
+    @Test func eachRefusalNamesItsCause() {
+        func cause(_ bytes: [UInt8], _ package: String = "com.example.app", _ fingerprint: String = F1,
+                   relation: String = AssetLinksRelation.handleAllURLs) -> String? {
+            AssetLinks.verify(bytes, packageName: package, fingerprint: fingerprint, relation: relation).cause
+        }
+        #expect(cause(list) == nil)
+        #expect(cause(list, "com.example.app", "14:6D") == "fingerprint-unreadable")
+        #expect(cause(Array("{".utf8)) == "file-unreadable")
+        #expect(cause(list, "com.example.other") == "package-not-listed")
+        let other = "11:" + F1.dropFirst(3)
+        #expect(cause(list, "com.example.app", other) == "fingerprint-not-listed")
+        #expect(cause(list, relation: AssetLinksRelation.getLoginCreds) == "relation-not-granted")
+    }
+
     @Test func insecureAndUnreadableIncludes() {
         let root = Array(#"[{"include": "http://e.example/a.json"}, {"include": "https://e.example/b.json"}]"#.utf8)
         let walk = AssetLinksIncludeWalk.resolve(root: root, includes: ["https://e.example/b.json": Array("nope".utf8)])
@@ -149,6 +164,27 @@ struct MatchTests {
         #expect(AssetLinks.match(bytes, domain: "example.com", packageName: "com.example.app", fingerprint: F1, url: "https://example.com/").kind == .noDynamicRules)
         #expect(AssetLinks.match(bytes, domain: "example.com", packageName: "com.example.app", fingerprint: F2, url: "https://example.com/").kind == .notVerified)
         #expect(result("[{}]", "https://other.example/") == .noMatch)
+    }
+
+    /// Why an answer, in stable words: the URL problem, the verdict on the app, or the deciding
+    /// component's shape (each part it constrains, `-wildcards` where its patterns have them).
+    @Test func eachAnswerNamesItsCause() {
+        func cause(_ components: String?, _ url: String, fingerprint: String = F1) -> String {
+            AssetLinks.match(Array(("[" + appStatement(extensions: components) + "]").utf8), domain: "example.com",
+                             packageName: "com.example.app", fingerprint: fingerprint, url: url).cause
+        }
+        let c = ##"[{"/": "/admin/*", "exclude": true}, {"/": "/shop", "?": {"id": "4?"}, "#": "top"}, {"#": "x*"}, {}]"##
+        #expect(cause(c, "https://example.com/admin/1") == "path-wildcards")
+        #expect(cause(c, "https://example.com/shop?id=42#top") == "path, query-wildcards, fragment")
+        #expect(cause(c, "https://example.com/other#xy") == "fragment-wildcards")
+        #expect(cause(c, "https://example.com/other") == "any-url")
+        #expect(cause(#"[{"/": "/a"}]"#, "https://example.com/b") == "no-component-matched")
+        #expect(cause(c, "ftp://example.com/") == "url-not-app-link")
+        #expect(cause(c, "https://user@example.com/") == "url-userinfo")
+        #expect(cause(c, "https://example.com:8443/") == "url-port")
+        #expect(cause(c, "https://other.example/") == "url-host-mismatch")
+        #expect(cause(nil, "https://example.com/") == "no-dynamic-components")
+        #expect(cause(c, "https://example.com/", fingerprint: F2) == "not-verified")
     }
 
     @Test func longInputsStayLinear() {

@@ -189,6 +189,37 @@ struct SignatureTests {
         #expect(e.signature == "aasa.match errored TypeError []")
     }
 
+    /// The assetlinks operations' answers carry no codes either: their causes tell findings apart.
+    @Test func anAssetLinksFindingNamesTheReferencesCause() async throws {
+        let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let file = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": [""# + fingerprint + #""]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/buy/*"}]}}}]"#
+        let yes = fake { operation, _ in
+            switch operation {
+            case "assetlinks.match": ["result": "match"]
+            case "assetlinks.verify": ["granted": true]
+            default: nil
+            }
+        }
+        let match = try #require(Probe(operation: "assetlinks.match", implementation: yes))
+        let verify = try #require(Probe(operation: "assetlinks.verify", implementation: yes))
+        func signature(_ probe: Probe, _ input: JSONValue) async throws -> String? {
+            let trial = try #require(await probe.trial(input, caseID: "t"))
+            guard case .differs(let d) = trial.judgement else { return nil }
+            return d.signature
+        }
+        func url(_ url: String) -> JSONValue {
+            ["file": .string(file), "domain": "example.com", "package": "com.example.app", "fingerprint": .string(fingerprint), "url": .string(url)]
+        }
+        #expect(try await signature(match, url("https://example.com/buy/1")) == nil)
+        #expect(try await signature(match, url("https://example.com:8443/buy/1")) == "assetlinks.match result [] (no_match: url-port)")
+        #expect(try await signature(match, url("https://example.com/sell")) == "assetlinks.match result [] (no_match: no-component-matched)")
+        func package(_ name: String) -> JSONValue {
+            ["file": .string(file), "package": .string(name), "fingerprint": .string(fingerprint)]
+        }
+        #expect(try await signature(verify, package("com.example.app")) == nil)
+        #expect(try await signature(verify, package("com.example.other")) == "assetlinks.verify granted [] (package-not-listed)")
+    }
+
     /// A receiver wrong about which links are its logout action gave `ulc.handle userSignedIn []`
     /// for every reason; the reference's reasons for leaving links alone tell them apart.
     @Test func aHandleFindingNamesWhyTheReferenceLeftTheLinksAlone() async throws {

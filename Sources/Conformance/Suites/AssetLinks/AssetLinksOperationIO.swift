@@ -36,10 +36,14 @@ extension AssetLinksSuite {
     }
 
     struct VerifyOutput: OperationOutput {
-        // Which statement granted it (statement, source) is reported, not judged.
+        // Which statement granted it (statement, source) and why not (reason, cause) are
+        // reported, not judged.
         let granted: Bool
+        /// Read leniently: a cause that is not a string is no cause, never a malformed answer.
+        let cause: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {
             granted = try fields.bool("granted")
+            cause = try? fields.optionalString("cause")
         }
     }
 
@@ -62,10 +66,14 @@ extension AssetLinksSuite {
     }
 
     struct MatchOutput: OperationOutput {
-        // Which component decided (statement, component, pattern) is reported, not judged.
+        // Which component decided (statement, component, pattern) and why (reason, cause) are
+        // reported, not judged.
         let result: AssetLinksMatchKind
+        /// Read leniently: a cause that is not a string is no cause, never a malformed answer.
+        let cause: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {
             result = try fields.oneOf("result", AssetLinksMatchKind.self)
+            cause = try? fields.optionalString("cause")
         }
     }
 }

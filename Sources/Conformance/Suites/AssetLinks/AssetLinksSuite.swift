@@ -61,7 +61,8 @@ public enum AssetLinksSuite {
             return found
         },
         nullOutput: { _ in ["granted": false] },
-        expectation: { output in ReferenceExpectation(expect: ["granted": .bool(output.granted)]) }
+        // The cause names a finding: `assetlinks.verify granted [] (package-not-listed)`.
+        expectation: { output in ReferenceExpectation(expect: ["granted": .bool(output.granted)], cause: output.cause) }
     )
 
     static func verifyOutput(_ v: AssetLinksVerification) -> JSONValue {
@@ -70,6 +71,7 @@ public enum AssetLinksSuite {
         if let statement = v.statement { o.append("statement", .int(statement.index)) }
         if let source = v.source { o.append("source", .string(source)) }
         if let reason = v.reason { o.append("reason", .string(reason)) }
+        if let cause = v.cause { o.append("cause", .string(cause)) }
         if !v.includeEvents.isEmpty {
             o.append("includes", .array(v.includeEvents.map { ["url": .string($0.url), "outcome": .string($0.kind.rawValue)] }))
         }
@@ -89,7 +91,10 @@ public enum AssetLinksSuite {
             return found
         },
         nullOutput: { _ in ["result": "not_verified"] },
-        expectation: { output in ReferenceExpectation(expect: ["result": .string(output.result.rawValue)]) }
+        // The cause names a finding: `assetlinks.match result [] (no_match: url-port)`.
+        expectation: { output in
+            ReferenceExpectation(expect: ["result": .string(output.result.rawValue)], cause: output.cause.map { output.result.rawValue + ": " + $0 })
+        }
     )
 
     static func matchOutput(_ r: AssetLinksMatchResult) -> JSONValue {
@@ -99,6 +104,7 @@ public enum AssetLinksSuite {
         if let component = r.component { o.append("component", .int(component)) }
         if let pattern = r.pattern { o.append("pattern", .string(pattern)) }
         o.append("reason", .string(r.reason))
+        o.append("cause", .string(r.cause))
         return .object(o)
     }
 
