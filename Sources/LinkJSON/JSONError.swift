@@ -61,8 +61,8 @@ public struct JSONLocations: Sendable {
         var length: Int
         /// The byte offset of the value in the text.
         var offset: Int
-        /// FNV-1a of the whole pointer's bytes.
-        var hash: UInt64
+        /// The whole pointer's bytes hashed by ``JSONLocations/hash(_:)``.
+        var hash: Int
     }
 
     /// No positions (for values that were not parsed from text).
@@ -89,7 +89,7 @@ public struct JSONLocations: Sendable {
         guard !table.isEmpty else { return nil }
         var key = pointer
         return key.withUTF8 { bytes in
-            let hash = Self.hash(bytes, from: Self.emptyHash)
+            let hash = Self.hash(Self.emptyHasher, bytes)
             var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
             while table[slot] >= 0 {
                 let index = table[slot]
@@ -124,7 +124,7 @@ public struct JSONLocations: Sendable {
 
     /// Notes a value at `offset` whose pointer is its `parent`'s followed by `token`, and
     /// whose whole pointer hashes to `hash`. Returns its entry.
-    mutating func record(parent: Int, token: UnsafeBufferPointer<UInt8>, hash: UInt64, offset: Int) -> Int {
+    mutating func record(parent: Int, token: UnsafeBufferPointer<UInt8>, hash: Int, offset: Int) -> Int {
         tokens.append(contentsOf: token)
         let length = (parent >= 0 ? entries[parent].length : 0) + token.count
         entries.append(Entry(parent: parent, tokenEnd: tokens.count, length: length, offset: offset, hash: hash))
@@ -165,14 +165,18 @@ public struct JSONLocations: Sendable {
         return Array(parts.reversed().joined())
     }
 
-    static let emptyHash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Pointers are hashed with the standard library's `Hasher` (SipHash, seeded afresh in each
+    /// process), fed token by token: a file cannot be made of pointers that all land in one
+    /// slot, as it could with a fixed hash such as FNV. Feeding bytes in pieces hashes as
+    /// feeding them at once (`everyGeneratedValueIsLocatedAtItsOwnFirstByte` would fail if not).
+    static let emptyHasher = Hasher()
 
-    /// FNV-1a of `bytes`, continued from `hash`.
+    /// The hash of a pointer whose bytes so far went into `hasher`, followed by `bytes`.
     @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from hash: UInt64) -> UInt64 {
-        var h = hash
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
+    static func hash(_ hasher: Hasher, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var h = hasher
+        h.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return h.finalize()
     }
 
     func lineAndColumn(ofOffset offset: Int) -> (line: Int, column: Int) {

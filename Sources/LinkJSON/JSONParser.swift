@@ -83,8 +83,9 @@ private struct Reader {
     /// The JSON Pointer of the value being read, as UTF-8 (its tokens escaped once, when
     /// entered), its hash, and where each enclosing value's pointer ends in it and its hash.
     var pointer: [UInt8] = []
-    var pointerHash = JSONLocations.emptyHash
-    var pointerEnds: [(end: Int, hash: UInt64)] = []
+    var pointerHasher = JSONLocations.emptyHasher
+    var pointerHash = JSONLocations.hash(JSONLocations.emptyHasher, UnsafeBufferPointer(start: nil, count: 0))
+    var pointerEnds: [(end: Int, hasher: Hasher, hash: Int)] = []
     /// The entries of the containers being read, innermost last, and the entry last recorded.
     var parents: [Int] = []
     var lastEntry = -1
@@ -152,7 +153,7 @@ private struct Reader {
     /// Steps into the member `key` (unescaped).
     mutating func enterPointer(_ key: String) {
         let start = pointer.count
-        pointerEnds.append((start, pointerHash))
+        pointerEnds.append((start, pointerHasher, pointerHash))
         pointer.append(UInt8(ascii: "/"))
         // Escaped byte by byte: `~` and `/` are never part of a longer UTF-8 sequence, so this
         // is `jsonPointerToken`'s escape.
@@ -175,7 +176,7 @@ private struct Reader {
     /// Steps into the element at `index`, written in decimal without making a string.
     mutating func enterPointer(element index: Int) {
         let start = pointer.count
-        pointerEnds.append((start, pointerHash))
+        pointerEnds.append((start, pointerHasher, pointerHash))
         pointer.append(UInt8(ascii: "/"))
         let digits = pointer.count
         var n = index
@@ -187,13 +188,19 @@ private struct Reader {
         extendHash(from: start)
     }
 
+    /// Feeds the token entered (from `start`) to the hasher, and finishes a copy for its hash.
     mutating func extendHash(from start: Int) {
-        pointerHash = pointer.withUnsafeBufferPointer { JSONLocations.hash(UnsafeBufferPointer(rebasing: $0[start...]), from: pointerHash) }
+        pointer.withUnsafeBufferPointer { all in
+            pointerHasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start...])))
+        }
+        var finished = pointerHasher
+        pointerHash = finished.finalize()
     }
 
     mutating func leavePointer() {
-        let (end, hash) = pointerEnds.removeLast()
+        let (end, hasher, hash) = pointerEnds.removeLast()
         pointer.removeSubrange(end...)
+        pointerHasher = hasher
         pointerHash = hash
     }
 
