@@ -99,14 +99,40 @@ enum JSONInvariants {
         }
     }
 
-    /// Reading with positions reads the same value (its root at the first non-blank byte after
-    /// an optional BOM), or fails with the same error.
+    /// Reading with positions reads the same value, or fails with the same error; every value
+    /// has a position of its own, at its first byte (`{`, `[`, `"`, `t`, `f`, `n`, `-` or a
+    /// digit, as its kind says).
     static func checkPositions(_ bytes: [UInt8], _ strict: Result<JSONValue, JSONError>, _ p: inout Problems) {
         let document = Result { () throws(JSONError) in try JSONDocument(parsing: bytes) }
         switch (strict, document) {
         case (.success(let value), .success(let located)):
             p.check(located.value == value, "reading with positions reads the same value")
             p.check(located.locations.location(of: "") != nil, "the root value has a position")
+            var lineStarts = [0]
+            for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+            var seen: Set<Int> = []
+            func walk(_ value: JSONValue, _ pointer: String) {
+                guard let (line, column) = located.locations.location(of: pointer), line <= lineStarts.count else {
+                    return p.check(false, "every value has a position", pointer)
+                }
+                let offset = lineStarts[line - 1] + column - 1
+                p.check(seen.insert(offset).inserted, "no two values share a position", pointer)
+                guard offset < bytes.count else { return p.check(false, "a position is inside the text", pointer) }
+                let first = bytes[offset]
+                switch value {
+                case .object(let object):
+                    p.check(first == UInt8(ascii: "{"), "an object's position is its '{'", pointer)
+                    for member in object { walk(member.value, pointer + "/" + jsonPointerToken(member.key)) }
+                case .array(let elements):
+                    p.check(first == UInt8(ascii: "["), "an array's position is its '['", pointer)
+                    for (i, element) in elements.enumerated() { walk(element, pointer + "/\(i)") }
+                case .string: p.check(first == UInt8(ascii: "\""), "a string's position is its '\"'", pointer)
+                case .bool(let b): p.check(first == UInt8(ascii: b ? "t" : "f"), "a boolean's position is its first letter", pointer)
+                case .null: p.check(first == UInt8(ascii: "n"), "null's position is its 'n'", pointer)
+                case .number: p.check(first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39), "a number's position is its sign or first digit", pointer)
+                }
+            }
+            walk(value, "")
         case (.failure(let error), .failure(let located)):
             p.check(error == located, "reading with positions fails the same way", "\(error) / \(located)")
         default:
