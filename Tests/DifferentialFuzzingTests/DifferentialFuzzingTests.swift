@@ -412,6 +412,27 @@ struct StoreTests {
 
 @Suite(.serialized)
 struct FuzzerTests {
+    /// Operations take turns in runs: each gets `run` inputs in a row, once in every round of
+    /// turns, in an order that changes from round to round and is the same for a seed.
+    @Test func operationsTakeTurnsInRuns() {
+        let count = 16, run = DifferentialFuzzer.run
+        func of(_ index: Int, seed: UInt64 = 9) -> Int { DifferentialFuzzer.operation(of: index, seed: seed, count: count) }
+        var orders: Set<[Int]> = []
+        for round in 0..<20 {
+            let start = round * run * count
+            let turns = (0..<count).map { of(start + $0 * run) }
+            #expect(Set(turns).count == count, "round \(round): every operation once, \(turns)")
+            for (t, operation) in turns.enumerated() {
+                #expect((0..<run).allSatisfy { of(start + t * run + $0) == operation }, "a run is one operation")
+            }
+            orders.insert(turns)
+        }
+        #expect(orders.count > 10, "the order changes from round to round")
+        #expect((0..<2_000).map { of($0) } == (0..<2_000).map { of($0) })
+        #expect((0..<2_000).map { of($0) } != (0..<2_000).map { of($0, seed: 10) })
+        #expect(DifferentialFuzzer.operation(of: 12_345, seed: 1, count: 1) == 0)
+    }
+
     @Test func theReferenceAgreesWithItselfOnEveryOperation() async throws {
         let operations = SuiteRegistry.all.flatMap(\.operations).map(\.name)
         let fuzzer = DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: SwiftImplementation.reference,
