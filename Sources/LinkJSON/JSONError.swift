@@ -89,7 +89,7 @@ public struct JSONLocations: Sendable {
         guard !table.isEmpty else { return nil }
         var key = pointer
         return key.withUTF8 { bytes in
-            let hash = Self.hash(Self.emptyHasher, bytes)
+            let hash = Self.hash(Hasher(), bytes)
             var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
             while table[slot] >= 0 {
                 let index = table[slot]
@@ -169,8 +169,8 @@ public struct JSONLocations: Sendable {
     /// process), fed token by token: a file cannot be made of pointers that all land in one
     /// slot, as it could with a fixed hash such as FNV. Feeding bytes in pieces hashes as
     /// feeding them at once (`everyGeneratedValueIsLocatedAtItsOwnFirstByte` would fail if not).
-    static let emptyHasher = Hasher()
-
+    /// Every `Hasher()` of a process starts from the same seed.
+    ///
     /// The hash of a pointer whose bytes so far went into `hasher`, followed by `bytes`.
     @inline(__always)
     static func hash(_ hasher: Hasher, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {

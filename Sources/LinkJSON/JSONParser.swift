@@ -83,8 +83,10 @@ private struct Reader {
     /// The JSON Pointer of the value being read, as UTF-8 (its tokens escaped once, when
     /// entered), its hash, and where each enclosing value's pointer ends in it and its hash.
     var pointer: [UInt8] = []
-    var pointerHasher = JSONLocations.emptyHasher
-    var pointerHash = JSONLocations.hash(JSONLocations.emptyHasher, UnsafeBufferPointer(start: nil, count: 0))
+    var pointerHasher = Hasher()
+    /// The current pointer's hash (set in `init` only when recording: a plain parse never
+    /// hashes anything).
+    var pointerHash = 0
     var pointerEnds: [(end: Int, hasher: Hasher, hash: Int)] = []
     /// The entries of the containers being read, innermost last, and the entry last recorded.
     var parents: [Int] = []
@@ -96,7 +98,10 @@ private struct Reader {
         self.bytes = bytes
         self.options = options
         self.recording = recording
-        if recording { locations.reserve(forTextOf: bytes.count) }
+        if recording {
+            locations.reserve(forTextOf: bytes.count)
+            pointerHash = JSONLocations.hash(pointerHasher, UnsafeBufferPointer(start: nil, count: 0))
+        }
     }
 
     mutating func parseDocument() throws(JSONError) -> JSONValue {
