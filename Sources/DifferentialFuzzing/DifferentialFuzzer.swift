@@ -186,8 +186,9 @@ public final class DifferentialFuzzer: Sendable {
     /// ``run`` inputs, in an order shuffled afresh for each round of turns (deterministic for a
     /// seed): every operation gets its share in any `run * count` inputs (512 for 16
     /// operations), and the code and data of one operation stay warm in both processes for a
-    /// run. Drawn input by input, the mix of every operation ran 12-16% slower (both processes
-    /// are bound by their CPU; two operations mixed cost what they cost apart, sixteen did not).
+    /// run. Runs made the mix of every operation 6-15% faster than an operation drawn for each
+    /// input (both processes are bound by their CPU; two operations mixed cost what they cost
+    /// apart, sixteen did not; docs/fuzzing.md, "2026-11-27").
     static func operation(of index: Int, seed: UInt64, count: Int) -> Int {
         guard count > 1 else { return 0 }
         let turn = index / run

@@ -190,18 +190,31 @@ public struct JSONLocations: Sendable {
 }
 
 /// Escapes one reference token of a JSON Pointer (`~` becomes `~0`, `/` becomes `~1`).
-/// Works on Unicode scalars, so a `/` followed by a combining mark is still escaped.
+/// Works on bytes, so a `/` followed by a combining mark is still escaped (`~` and `/` are
+/// never part of a longer UTF-8 sequence).
 public func jsonPointerToken(_ token: String) -> String {
     guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-    var out = String.UnicodeScalarView()
-    for scalar in token.unicodeScalars {
-        switch scalar {
-        case "~": out.append(contentsOf: "~0".unicodeScalars)
-        case "/": out.append(contentsOf: "~1".unicodeScalars)
-        default: out.append(scalar)
+    var out: [UInt8] = []
+    appendPointerToken(token, to: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Appends `token` escaped as ``jsonPointerToken(_:)`` does, without making a string (the
+/// parser's positions, once per member read).
+func appendPointerToken(_ token: String, to out: inout [UInt8]) {
+    var token = token
+    token.withUTF8 { bytes in
+        guard bytes.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return out.append(contentsOf: bytes)
+        }
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "~"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "0"))
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "1"))
+            default: out.append(b)
+            }
         }
     }
-    return String(out)
 }
 
 /// Whether two strings have the same UTF-8 code units. JSON names and strings are compared this

@@ -160,21 +160,7 @@ private struct Reader {
         let start = pointer.count
         pointerEnds.append((start, pointerHasher, pointerHash))
         pointer.append(UInt8(ascii: "/"))
-        // Escaped byte by byte: `~` and `/` are never part of a longer UTF-8 sequence, so this
-        // is `jsonPointerToken`'s escape.
-        var key = key
-        key.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-                return pointer.append(contentsOf: bytes)
-            }
-            for b in bytes {
-                switch b {
-                case UInt8(ascii: "~"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "0"))
-                case UInt8(ascii: "/"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "1"))
-                default: pointer.append(b)
-                }
-            }
-        }
+        appendPointerToken(key, to: &pointer)
         extendHash(from: start)
     }
 
