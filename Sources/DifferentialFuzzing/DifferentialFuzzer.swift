@@ -32,6 +32,11 @@ public final class DifferentialFuzzer: Sendable {
         /// not minimised: each trial would wait for the whole timeout).
         public var minimiseTrials = 2_000
         public var crashTrials = 24
+        /// Bytes of text (the candidates' strings) sent to minimise one disagreement: an
+        /// implementation's cost grows with a candidate's size, and a 64 KiB input that cannot
+        /// shrink (a link kept over the length limit) would otherwise send 2,000 candidates of
+        /// 64 KiB. At 1 MiB a typical finding (a few hundred bytes) still gets every trial.
+        public var minimiseBytes = 1 << 20
         /// Whether to run the corpus inputs first, to tell which signatures the corpus shows.
         public var corpusPass = true
         /// Crashes and timeouts of one operation after which it gets no more inputs in this run
@@ -85,6 +90,8 @@ public final class DifferentialFuzzer: Sendable {
         public internal(set) var referenceOutput: JSONValue
         public internal(set) var answer: Answer
         public internal(set) var minimiseTrials = 0
+        /// Bytes of text those candidates carried.
+        public internal(set) var minimiseBytes = 0
 
         init(_ d: Disagreement, suite: String, trial: Probe.Trial, isNew: Bool) {
             disagreement = d
@@ -104,6 +111,7 @@ public final class DifferentialFuzzer: Sendable {
             referenceOutput = stored.referenceOutput
             answer = stored.answer
             minimiseTrials = stored.minimiseTrials
+            minimiseBytes = stored.minimiseBytes
         }
     }
 
@@ -414,13 +422,14 @@ public final class DifferentialFuzzer: Sendable {
     func found(_ d: Disagreement, _ trial: Probe.Trial, stop: @escaping @Sendable () -> Bool) async throws -> Found {
         let probe = probes.first { $0.operation.name == d.operation }!
         var minimised = trial
-        var trials = 0
+        var trials = 0, bytes = 0
         // A crash or a protocol error replaces the adapter's process on every trial that
         // reproduces it: such a signature gets the small budget of a crash.
         let budget = d.kind == .timedOut ? 0 : d.kind == .crashed || d.kind == .protocolError ? options.crashTrials : options.minimiseTrials
         if budget > 0 {
-            let (small, used) = await minimise(trial.input, signature: d.signature, probe: probe, budget: budget, stop: stop)
+            let (small, used, sent) = await minimise(trial.input, signature: d.signature, probe: probe, budget: budget, stop: stop)
             trials = used
+            bytes = sent
             // Asked once more for both answers to keep; an answer that changed (a flaky
             // implementation) leaves the first input as the reproducer.
             if small != trial.input, let again = await probe.trial(small, caseID: "fuzz/minimised"),
@@ -428,7 +437,9 @@ public final class DifferentialFuzzer: Sendable {
                 minimised = again
             }
         }
-        return try stored(d, first: trial.input, minimised: minimised, trials: trials)
+        var found = try stored(d, first: trial.input, minimised: minimised, trials: trials)
+        found.minimiseBytes = bytes
+        return found
     }
 
     /// Stores a new signature with its first input and its minimised one (with both answers).
@@ -450,8 +461,9 @@ public final class DifferentialFuzzer: Sendable {
 
     /// ddmin through the implementation: a candidate keeps the signature when it still
     /// disagrees for the same reason.
-    func minimise(_ input: JSONValue, signature: String, probe: Probe, budget: Int, stop: @escaping @Sendable () -> Bool) async -> (JSONValue, Int) {
-        var minimiser = Minimiser(maxTrials: budget, parallel: options.window)
+    func minimise(_ input: JSONValue, signature: String, probe: Probe, budget: Int,
+                  stop: @escaping @Sendable () -> Bool) async -> (input: JSONValue, trials: Int, bytes: Int) {
+        var minimiser = Minimiser(maxTrials: budget, maxBytes: options.minimiseBytes, parallel: options.window)
         minimiser.shouldStop = stop
         return await minimiser.minimise(input) { candidates in
             await withTaskGroup(of: (Int, Bool).self) { group in

@@ -67,6 +67,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Candidates tried to minimise one finding.", valueName: "n"))
     var minimiseTrials = 2_000
 
+    @Option(help: ArgumentHelp("Bytes of text the candidates of one finding may carry in all (default 1 MiB): a large input gets fewer candidates, since each costs the adapter in proportion to its size.", valueName: "n"))
+    var minimiseBytes = 1 << 20
+
     @Flag(help: "Do not run the corpus inputs first (signatures are then not marked as shown by the corpus or not).")
     var noCorpusPass = false
 
@@ -89,6 +92,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         if !(seconds > 0) { throw ValidationError("--seconds must be more than 0") }
         if let maxInputs, maxInputs < 1 { throw ValidationError("--max-inputs must be at least 1") }
         if minimiseTrials < 0 { throw ValidationError("--minimise-trials must be 0 or more") }
+        if minimiseBytes < 0 { throw ValidationError("--minimise-bytes must be 0 or more") }
         if setAsideAfter < 0 { throw ValidationError("--set-aside-after must be 0 (never) or more") }
     }
 
@@ -127,6 +131,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         let seed = seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         var options = DifferentialFuzzer.Options(seed: seed, seconds: seconds, maxInputs: maxInputs, window: implementation.window)
         options.minimiseTrials = minimiseTrials
+        options.minimiseBytes = minimiseBytes
         options.corpusPass = !noCorpusPass
         options.setAsideAfter = setAsideAfter == 0 ? nil : setAsideAfter
         let fuzzer = DifferentialFuzzer(corpus: corpus, operations: supported, implementation: implementation, info: info,
@@ -196,6 +201,12 @@ struct FuzzRunCommand: AsyncParsableCommand {
         let stats = summary.stats
         Console.line("\(name): \(stats.inputs) inputs in \(String(format: "%.1f", stats.seconds)) s (\(Int(stats.rate))/s), "
                      + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
+        let minimised = summary.found.filter { $0.minimiseTrials > 0 }
+        if !minimised.isEmpty {
+            let trials = minimised.reduce(0) { $0 + $1.minimiseTrials }, bytes = minimised.reduce(0) { $0 + $1.minimiseBytes }
+            Console.line("minimising: \(minimised.count) signatures, \(trials) candidates sent, "
+                         + String(format: "%.1f MB of text", Double(bytes) / 1e6))
+        }
         let marks = Self.corpusMarks(summary)
         if let shown = summary.corpusSignatures {
             Console.line(FuzzFindingsReport.corpusPassSummary(cases: stats.corpusCases, signatureCount: shown.count,

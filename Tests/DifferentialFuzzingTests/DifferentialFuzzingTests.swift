@@ -320,7 +320,7 @@ struct FixedAnswer: Implementation {
 struct MinimiserTests {
     /// ddmin of `input` through `probe`, a candidate kept when it disagrees with `d`'s signature.
     static func minimise(_ input: JSONValue, keeping d: Disagreement, through probe: Probe) async -> (JSONValue, Int) {
-        await Minimiser(maxTrials: 5_000, parallel: 8).minimise(input) { candidates in
+        let (small, trials, _) = await Minimiser(maxTrials: 5_000, parallel: 8).minimise(input) { candidates in
             var kept: [Bool] = []
             for c in candidates {
                 guard let t = await probe.trial(c, caseID: "m"), case .differs(let d2) = t.judgement else { kept.append(false); continue }
@@ -328,6 +328,7 @@ struct MinimiserTests {
             }
             return kept
         }
+        return (small, trials)
     }
 
     @Test func ddminThroughAFakeImplementationKeepsTheCauseAndDropsTheRest() async throws {
@@ -374,12 +375,49 @@ struct MinimiserTests {
     @Test func ddminFindsTheOneItemThatMatters() async {
         let minimiser = Minimiser(maxTrials: 1_000, parallel: 4)
         let input: JSONValue = ["list": .array((0..<40).map { .string("item\($0)") }), "text": "abcdefXghij"]
-        let (small, _) = await minimiser.minimise(input) { candidates in
+        let (small, _, _) = await minimiser.minimise(input) { candidates in
             candidates.map { c in
                 (c["list"]?.arrayValue ?? []).contains("item17") && (c["text"]?.stringValue ?? "").contains("X")
             }
         }
         #expect(small == ["list": ["item17"], "text": "X"])
+    }
+
+    /// A 64 KiB link that keeps its signature only over a length limit (the reference's
+    /// `link-too-long`) cannot shrink: the byte budget stops ddmin after about 1 MiB of
+    /// candidates instead of 2,000 candidates of 64 KiB (128 MB).
+    @Test func theByteBudgetBoundsAnInputThatCannotShrink() async {
+        let link = "https://a.example/?" + String(repeating: "ab=cd&", count: 11_000)
+        let input: JSONValue = ["link": .string(link)]
+        let limit = 65_000
+        let minimiser = Minimiser(maxTrials: 2_000, maxBytes: 1 << 20, parallel: 32)
+        let (small, trials, bytes) = await minimiser.minimise(input) { candidates in
+            candidates.map { ($0["link"]?.stringValue?.utf8.count ?? 0) >= limit }
+        }
+        #expect((small["link"]?.stringValue?.utf8.count ?? 0) >= limit)
+        // At most the budget and one group's last candidate beyond it.
+        #expect(bytes >= 1 << 20 && bytes <= (1 << 20) + link.utf8.count, "\(bytes)")
+        #expect(trials < 100, "\(trials)")
+        // Without it, 200 candidates already carry several times as much.
+        let unbounded = Minimiser(maxTrials: 200, parallel: 32)
+        let (_, _, unboundedBytes) = await unbounded.minimise(input) { candidates in
+            candidates.map { ($0["link"]?.stringValue?.utf8.count ?? 0) >= limit }
+        }
+        #expect(unboundedBytes > 4 * (1 << 20), "without it: \(unboundedBytes)")
+    }
+
+    /// The heaviest member goes first and a step's lightest candidates first, so a large item
+    /// that does not matter is dropped while the budget is small: here 200 KB, three times the
+    /// large item.
+    @Test func aLargeItemThatDoesNotMatterGoesFirstAndCheaply() async {
+        let junk = String(repeating: "z", count: 64_000)
+        let input: JSONValue = ["action": "https://a.example/logout", "links": ["https://a.example/x", .string(junk), "keep-me"]]
+        let minimiser = Minimiser(maxTrials: 2_000, maxBytes: 200_000, parallel: 32)
+        let (small, _, bytes) = await minimiser.minimise(input) { candidates in
+            candidates.map { ($0["links"]?.arrayValue ?? []).contains("keep-me") && ($0["action"]?.stringValue ?? "").contains("logout") }
+        }
+        #expect(small == ["action": "logout", "links": ["keep-me"]], "\(small)")
+        #expect(bytes < 200_000, "\(bytes)")
     }
 }
 
