@@ -64,8 +64,14 @@ public final class DifferentialFuzzer: Sendable {
         public var disagreements = 0
         public var signatures = 0
         public var newSignatures = 0
+        /// New signatures being minimised through the implementation now, and waiting for it:
+        /// their candidates share the implementation with the inputs, which slows the rate.
+        public var minimising = 0
+        public var waitingToMinimise = 0
         public var seconds = 0.0
         public var rate: Double { seconds > 0 ? Double(inputs) / seconds : 0 }
+
+        public init() {}
     }
 
     /// One signature found in this run.
@@ -389,6 +395,8 @@ public final class DifferentialFuzzer: Sendable {
                 if lastProgress.duration(to: now) >= .milliseconds(50) {
                     lastProgress = now
                     summary.stats.seconds = started.duration(to: now).seconds
+                    summary.stats.minimising = minimising
+                    summary.stats.waitingToMinimise = waiting.count
                     progress(summary.stats)
                 }
                 if lastFlush.duration(to: .now) >= .milliseconds(250) { try flush() }
@@ -409,6 +417,8 @@ public final class DifferentialFuzzer: Sendable {
         }
         try flush()
         summary.stats.seconds = started.duration(to: .now).seconds
+        summary.stats.minimising = 0
+        summary.stats.waitingToMinimise = 0
         summary.interrupted = shouldStop()
         progress(summary.stats)
         return summary

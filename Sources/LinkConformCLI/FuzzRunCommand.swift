@@ -194,18 +194,24 @@ struct FuzzRunCommand: AsyncParsableCommand {
 
     static func status(_ stats: DifferentialFuzzer.Stats) -> String {
         if !stats.fuzzing && stats.corpusCases > 0 { return "corpus pass: \(stats.corpusCasesDone) of \(stats.corpusCases) cases" }
-        return "\(stats.inputs) inputs (\(Int(stats.rate))/s), \(stats.disagreements) disagreements, \(stats.signatures) signatures (\(stats.newSignatures) new)"
+        let line = "\(stats.inputs) inputs (\(Int(stats.rate))/s), \(stats.disagreements) disagreements, \(stats.signatures) signatures (\(stats.newSignatures) new)"
+        guard stats.minimising + stats.waitingToMinimise > 0 else { return line }
+        return line + ", minimising \(stats.minimising)" + (stats.waitingToMinimise > 0 ? " (\(stats.waitingToMinimise) waiting)" : "")
     }
 
     func printSummary(_ summary: DifferentialFuzzer.Summary, name: String, ending: String?, notes: [String]) {
         let stats = summary.stats
         Console.line("\(name): \(stats.inputs) inputs in \(String(format: "%.1f", stats.seconds)) s (\(Int(stats.rate))/s), "
                      + "\(stats.disagreements) disagreements, \(stats.signatures) signatures, \(stats.newSignatures) new")
-        let minimised = summary.found.filter { $0.minimiseTrials > 0 }
-        if !minimised.isEmpty {
+        let new = summary.found.filter(\.isNew), minimised = new.filter { $0.minimiseTrials > 0 }
+        if !new.isEmpty {
             let trials = minimised.reduce(0) { $0 + $1.minimiseTrials }, bytes = minimised.reduce(0) { $0 + $1.minimiseBytes }
-            Console.line("minimising: \(minimised.count) signatures, \(trials) candidates sent, "
-                         + String(format: "%.1f MB of text", Double(bytes) / 1e6))
+            let text = bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6) : "\((bytes + 999) / 1000) KB"
+            var line = "minimising: \(minimised.count) of \(new.count) new signatures, \(trials) candidates sent, \(text) of text"
+            if minimised.count < new.count {
+                line += "; \(new.count - minimised.count) kept as found (a timeout, or the run ended before their turn)"
+            }
+            Console.line(line)
         }
         let marks = Self.corpusMarks(summary)
         if let shown = summary.corpusSignatures {

@@ -1,4 +1,6 @@
+import DifferentialFuzzing
 import Foundation
+@testable import LinkConformCLI
 import LinkJSON
 import ResultsStore
 import Testing
@@ -35,12 +37,30 @@ struct DifferentialFuzzTests {
         // The corpus pass: every finding of the run says whether a corpus case shows it.
         #expect(report.contains("- corpus pass: ") && report.contains("| in the corpus |"), "\(report)")
         #expect(first.stdout.contains("corpus pass: ") && first.stdout.contains(", corpus: ulc/"), "\(first.stdout)")
+        // What minimising sent, said once at the end.
+        #expect(first.stdout.contains(" of \(findings.count) new signatures, ") && first.stdout.contains(" KB of text"), "\(first.stdout)")
         // The same seed and inputs again: every signature is known, so nothing is new.
         let second = try await Self.fuzz(dir, options)
         #expect(second.status == 0, "\(second.output)")
+        #expect(!second.stdout.contains("minimising: "), "nothing new, nothing minimised: \(second.stdout)")
         let again = try store.differentialFindings(implementation: "disagreeing")
         #expect(again.count == findings.count)
         #expect(again.map(\.count).reduce(0, +) > findings.map(\.count).reduce(0, +), "sightings counted up")
+    }
+
+    /// The progress line says when new signatures are being minimised: their candidates share
+    /// the adapter with the inputs, so the rate drops while they run.
+    @Test func theProgressLineSaysWhatIsBeingMinimised() {
+        var stats = DifferentialFuzzer.Stats()
+        stats.fuzzing = true
+        stats.inputs = 1_000
+        stats.seconds = 2
+        #expect(FuzzRunCommand.status(stats) == "1000 inputs (500/s), 0 disagreements, 0 signatures (0 new)")
+        stats.minimising = 2
+        stats.waitingToMinimise = 7
+        #expect(FuzzRunCommand.status(stats).hasSuffix(", minimising 2 (7 waiting)"))
+        stats.waitingToMinimise = 0
+        #expect(FuzzRunCommand.status(stats).hasSuffix(", minimising 2"))
     }
 
     @Test func theReferenceOverTheProtocolAgreesWithItself() async throws {
