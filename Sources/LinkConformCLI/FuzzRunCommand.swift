@@ -24,9 +24,11 @@ struct FuzzRunCommand: AsyncParsableCommand {
             Disagreements are grouped by signature (operation, the field that differs first or the \
             name of the error an adapter reported, the reference's leading violation code); the \
             first input of a signature the store does not know is minimised through the adapter \
-            (delta debugging over its parts and characters) and stored (`linkconform findings` \
-            lists them, `linkconform findings promote ID` makes one a corpus case). Crashes, \
-            timeouts and protocol errors are findings too.
+            (delta debugging over its parts and characters, within --minimise-trials candidates \
+            and --minimise-bytes of their text) and stored (`linkconform findings` lists them, \
+            `linkconform findings promote ID` makes one a corpus case). Crashes, timeouts and \
+            protocol errors are findings too. Minimising shares the adapter with the inputs: the \
+            progress line says while it runs, and the summary what it sent.
 
             First, the corpus's own inputs of the fuzzed operations are asked of the adapter and \
             judged the same way (the corpus pass, not counted in --seconds): each signature is then \
@@ -67,7 +69,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Candidates tried to minimise one finding.", valueName: "n"))
     var minimiseTrials = 2_000
 
-    @Option(help: ArgumentHelp("Bytes of text the candidates of one finding may carry in all (default 1 MiB): a large input gets fewer candidates, since each costs the adapter in proportion to its size.", valueName: "n"))
+    @Option(help: ArgumentHelp("Bytes of text (UTF-8) the candidates of one finding may carry in all (1048576 is 1 MiB): a large input gets fewer candidates, since each costs the adapter in proportion to its size.", valueName: "n"))
     var minimiseBytes = 1 << 20
 
     @Flag(help: "Do not run the corpus inputs first (signatures are then not marked as shown by the corpus or not).")
