@@ -4,11 +4,11 @@ import LinkJSON
 /// stay (for fuzzing: the disagreement's signature, judged through the adapter).
 ///
 /// Each top-level member of the input is minimised in turn, the heaviest (most text) first: a
-/// list of strings over its items, then every string (again the heaviest first) over its parts (the pieces between the delimiters `/ ? # & = ; , : { } [ ]`
-/// and `%`: components, query items, escapes, JSON members) and then over its characters. The
-/// candidates of one ddmin step are tested together (``parallel`` at a time), lightest first, and
-/// the first that keeps the property, in that order, is taken, so the result does not depend on
-/// answer timing.
+/// list of strings over its items, then every string (again the heaviest first) over its parts
+/// (the pieces between the delimiters `/ ? # & = ; , : { } [ ]` and `%`: components, query
+/// items, escapes, JSON members) and then over its characters. The candidates of one ddmin
+/// step are tested together (``parallel`` at a time), lightest first, and the first that keeps
+/// the property, in that order, is taken, so the result does not depend on answer timing.
 ///
 /// Two budgets bound the work: candidates (``maxTrials``) and the bytes of text they carry
 /// (``maxBytes``), since an implementation's cost per candidate grows with its size. A 64 KiB

@@ -211,7 +211,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
             let text = bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6) : "\((bytes + 999) / 1000) KB"
             var line = "minimising: \(minimised.count) of \(new.count) new signatures, \(trials) candidates sent, \(text) of text"
             if minimised.count < new.count {
-                line += "; \(new.count - minimised.count) kept as found (a timeout, or the run ended before their turn)"
+                line += "; \(new.count - minimised.count) kept as found (a timeout, a budget of 0, or the run ended before their turn)"
             }
             Console.line(line)
         }
