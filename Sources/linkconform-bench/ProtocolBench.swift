@@ -85,6 +85,15 @@ func benchProtocol(count: Int) async {
     let inProcess = await measure("in process", rounds: 3) { SwiftImplementation.reference }
     let ulcRunner = Runner(corpus: Corpus.load(from: "Corpus", suites: ["ulc"]).repeated(to: count))
     await measure("in process, the ULC suite alone", rounds: 3, on: ulcRunner) { SwiftImplementation.reference }
+    // Part of that peak by design: the reference's store of compiled AASA rules, bounded per
+    // family (about 75 bytes a unit of weight, AASACompileCache).
+    let held = AASACompileCache.shared.holding
+    func family(_ name: String, _ h: AASACompileCache.Held, _ limits: AASACompileCache.Limits) -> String {
+        "\(h.count) \(name) (of \(limits.count)), weight \(h.weight) (of \(limits.weight))"
+    }
+    print("  the AASA compile cache holds " + [family("files", held.files, AASACompileCache.fileLimits),
+                                             family("rules and facts", held.rules, AASACompileCache.ruleLimits),
+                                             family("pairs", held.pairs, AASACompileCache.pairLimits)].joined(separator: "; "))
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-bench-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
