@@ -67,11 +67,7 @@ public struct Minimiser: Sendable {
         }
         // The heaviest member first: while a large one is still whole, every candidate of another
         // member carries it too.
-        let heaviestFirst = members.indices.sorted { a, b in
-            let (wa, wb) = (Self.textBytes(members[a].value), Self.textBytes(members[b].value))
-            return wa > wb || (wa == wb && a < b)
-        }
-        for index in heaviestFirst {
+        for index in Self.heaviestFirst(members.map(\.value)) {
             func candidate(_ value: JSONValue) -> JSONValue {
                 var copy = members
                 copy[index].value = value
@@ -80,10 +76,7 @@ public struct Minimiser: Sendable {
             if let items = members[index].value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) {
                 let kept = await ddmin(items, weight: Self.textBytes, budget: budget) { lists in await test(lists.map { candidate(.array($0)) }) }
                 members[index].value = .array(kept)
-                for item in kept.indices.sorted(by: { a, b in
-                    let (wa, wb) = (Self.textBytes(kept[a]), Self.textBytes(kept[b]))
-                    return wa > wb || (wa == wb && a < b)
-                }) {
+                for item in Self.heaviestFirst(kept) {
                     let current = members[index].value.arrayValue!
                     let smaller = await minimiseString(current[item].stringValue!, budget: budget) { strings in
                         await test(strings.map { s in
@@ -102,6 +95,12 @@ public struct Minimiser: Sendable {
             }
         }
         return (.object(JSONObject(members)), maxTrials - budget.trials, budget.spentBytes)
+    }
+
+    /// The indices of `values`, the most text first (ties in their order).
+    static func heaviestFirst(_ values: [JSONValue]) -> [Int] {
+        let weights = values.map(textBytes)
+        return values.indices.sorted { weights[$0] > weights[$1] || (weights[$0] == weights[$1] && $0 < $1) }
     }
 
     /// The UTF-8 bytes of every string in a value, member names included.
