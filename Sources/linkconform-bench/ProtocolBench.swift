@@ -33,14 +33,16 @@ func benchProtocol(count: Int) async {
     print(String(format: "  resident before the first round: %.0f MB (the loaded and repeated corpus)", currentRSSMegabytes()))
 
     /// Prints the best and median of the rounds' rates and returns the best.
+    /// After the pipe's request bytes are built, the peak includes them: said on each line.
+    var rssNote = ""
     func report(_ label: String, _ rates: [Double], failures: Int) -> Double? {
         guard let best = rates.max() else { return nil }
         let sorted = rates.sorted()
         let padded = label.padding(toLength: 34, withPad: " ", startingAt: 0)
         let median = rates.count > 1 ? String(format: " (median %.0f)", sorted[sorted.count / 2]) : ""
         let note = failures == 0 ? "" : "   (\(failures) not passed!)"
-        print(String(format: "  %@ %8.0f cases/s%@   peak RSS so far %.0f MB%@",
-                     padded as NSString, best, median as NSString, peakRSSMegabytes(), note as NSString))
+        print(String(format: "  %@ %8.0f cases/s%@   peak RSS so far %.0f MB%@%@",
+                     padded as NSString, best, median as NSString, peakRSSMegabytes(), rssNote as NSString, note as NSString))
         return best
     }
 
@@ -144,7 +146,10 @@ func benchProtocol(count: Int) async {
     // `cat`'s own rate swings by a factor of two or more from round to round on a busy machine,
     // and a best round of one set against a best round of the other says little. The fraction
     // is printed both ways: best against best, and the median of the pairs'.
+    // The harness's own peak is the one before the pipe's bytes are held.
+    print(String(format: "  harness peak RSS (every round above): %.0f MB", peakRSSMegabytes()))
     let bytes = HarnessCeiling.requestBytes(corpus)
+    rssNote = String(format: " (with %.0f MB of requests held for the pipe)", Double(bytes.count) / 1e6)
     var pipeRates: [Double] = []
     var doNothingRates: [Double] = []
     var doNothingRate: Double?
