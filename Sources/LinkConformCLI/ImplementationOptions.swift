@@ -27,7 +27,7 @@ struct ImplementationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Requests an adapter may have outstanding at once (default 32).", valueName: "n"))
     var window: Int?
 
-    @Option(help: ArgumentHelp("Restarts after which an adapter is given up and its remaining cases are not run (default 10). A crash found by running the suspects one by one costs two.", valueName: "n"))
+    @Option(help: ArgumentHelp("Restarts after which an adapter is given up and its remaining cases are not run (default 10; `fuzz`, which crashes adapters on purpose: 1000000). A crash found by running the suspects one by one costs two.", valueName: "n"))
     var maxRestarts: Int?
 
     @Option(help: ArgumentHelp("Longest line accepted from an adapter, in bytes (default 1048576).", valueName: "bytes"))
