@@ -10,6 +10,8 @@ public struct LinkConformCommand: AsyncParsableCommand {
         discussion: """
             Typical use, from the repository root:
               linkconform run                       run every suite against the reference, store and report
+              linkconform run --adapter-manifest M  run them against your implementation behind an adapter
+              linkconform fuzz --adapter-manifest M differential fuzzing of that adapter against the reference
               linkconform check '<link>'            explain one link: what it is and what is wrong with it
               linkconform corpus lint               check the corpus files
               linkconform report --run 3            regenerate the reports of run 3
