@@ -10,8 +10,12 @@ import ResultsStore
 /// file that already holds the most cases of that operation and requirement; then the corpus is
 /// loaded again and the file put back as it was if the case is not lint-clean.
 ///
-/// An input the reference finds nothing wrong with becomes a `conforming` case of the
-/// requirement most of the operation's conforming cases judge.
+/// An input the reference finds nothing wrong with takes the requirement and polarity most of
+/// the operation's cases have among those the reference answers for the same reason
+/// (``ReferenceExpectation/cause``: `aasa.match`'s `no_match: url-port`, `ulc.handle`'s links
+/// left alone), the reason's trailing words dropped one by one until some case shares it; an
+/// operation that gives no reason makes it a `conforming` case of the requirement most of its
+/// conforming cases judge.
 public struct Promotion: Sendable {
     public let caseID: String
     public let file: String
@@ -44,19 +48,28 @@ public struct Promotion: Sendable {
         let cases = suiteCorpus.cases.filter { $0.operation == finding.operation }
         let requirement: String
         let polarity: ConformanceCase.Polarity
+        // The cases the requirement was chosen among; the file is theirs.
+        var pool = cases
         if let first = broken.first {
             requirement = first.requirement
             polarity = .violating
         } else {
-            guard let common = mostCommon(cases.filter { $0.polarity == .conforming }.map(\.requirement)) else {
-                throw Failure("D\(finding.id): the reference finds nothing wrong with the input and no conforming \(finding.operation) case names a requirement to judge it by")
+            // With a reason, the cases answered for the same reason decide the requirement and
+            // the polarity (an `aasa.match` that the app must not open is a violating case,
+            // though the reference reports no violation); without one, the conforming cases.
+            let hasCause = expectation.cause != nil
+            pool = hasCause ? await sameCause(expectation.cause, among: cases, operation: operation, reference: reference)
+                : cases.filter { $0.polarity == .conforming }
+            guard let common = mostCommon(pool.map { Judged(requirement: $0.requirement, polarity: $0.polarity) }) else {
+                throw Failure("D\(finding.id): the reference finds nothing wrong with the input and no \(hasCause ? "" : "conforming ")\(finding.operation) case names a requirement to judge it by")
             }
-            requirement = common
-            polarity = .conforming
+            requirement = common.requirement
+            polarity = common.polarity
+            pool = pool.filter { $0.polarity == polarity }
         }
         var also: [String] = []
         for r in broken.map(\.requirement) where r != requirement && !also.contains(r) { also.append(r) }
-        guard let file = mostCommon(cases.filter { $0.requirement == requirement }.map(\.file)) ?? mostCommon(cases.map(\.file)) else {
+        guard let file = mostCommon(pool.filter { $0.requirement == requirement }.map(\.file)) ?? mostCommon(cases.map(\.file)) else {
             throw Failure("D\(finding.id): no cases file of \(finding.operation) to add the case to")
         }
         let topic = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -93,8 +106,40 @@ public struct Promotion: Sendable {
         return "\(finding.implementation) \(what) here (found by differential fuzzing)"
     }
 
-    static func mostCommon(_ values: [String]) -> String? {
-        var counts: [String: Int] = [:]
+    /// The cases among `cases` on which the reference answers for the reason `cause`, or for
+    /// its first words (`match: path-literal, query-items, decoded`, then `match: path-literal,
+    /// query-items`, ...) when none answers for all of it; all of `cases` when there is no
+    /// reason or no case shares even its first word.
+    static func sameCause(_ cause: String?, among cases: [ConformanceCase], operation: OperationDefinition,
+                          reference: SuiteDefinition.Handler) async -> [ConformanceCase] {
+        guard let cause else { return cases }
+        var causes: [(ConformanceCase, [Substring])] = []
+        for c in cases {
+            if let output = try? await reference(c.input), let theirs = operation.expectation(output)?.cause {
+                causes.append((c, words(theirs)))
+            }
+        }
+        let ours = words(cause)
+        for k in stride(from: ours.count, through: 1, by: -1) {
+            let same = causes.filter { $0.1.count >= k && $0.1.prefix(k) == ours.prefix(k) }.map(\.0)
+            if !same.isEmpty { return same }
+        }
+        return cases
+    }
+
+    /// A reason's words, in order: `no_match: url-port` is `no_match`, `url-port`.
+    static func words(_ cause: String) -> [Substring] {
+        cause.split(whereSeparator: { $0 == "," || $0 == ":" || $0 == " " })
+    }
+
+    /// What a case judges, and which way.
+    struct Judged: Hashable {
+        let requirement: String
+        let polarity: ConformanceCase.Polarity
+    }
+
+    static func mostCommon<T: Hashable>(_ values: [T]) -> T? {
+        var counts: [T: Int] = [:]
         for v in values { counts[v, default: 0] += 1 }
         // Ties go to the first in corpus order.
         return values.first { counts[$0] == counts.values.max() }

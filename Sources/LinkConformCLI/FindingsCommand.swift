@@ -159,8 +159,10 @@ struct FindingsCommand: ParsableCommand {
                 Writes a case of the finding's minimised input into the cases file that already holds \
                 the most cases of its operation and requirement: the expectation is what the reference \
                 answers to that input today, the requirement that of the reference's strictest violation \
-                (the others under `also`; a conforming case when the reference finds nothing wrong), the \
-                provenance `regression` naming the finding. The corpus is linted again, and the file left \
+                (the others under `also`). When it finds nothing wrong, the requirement and polarity are \
+                those of most cases on which the reference answers for the same reason (`aasa.match`: \
+                `no_match: url-port`), or, for an operation that gives no reason, a conforming case. The \
+                provenance is `regression`, naming the finding. The corpus is linted again, and the file left \
                 as it was if the case is not clean. The implementation that disagreed fails the new case: \
                 list it in its expected-failures file, or fix the implementation.
                 """)

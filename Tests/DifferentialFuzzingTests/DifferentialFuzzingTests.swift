@@ -634,4 +634,23 @@ struct PromotionTests {
         #expect(throws: Promotion.Failure.self) { try promotion.write(corpusRoot: root) }
         #expect(try String(contentsOfFile: promotion.file, encoding: .utf8) == text)
     }
+
+    /// `aasa.match` reports no violation: the requirement and polarity come from the cases the
+    /// reference answers for the same reason (here `no_match: url-port`), not from the most
+    /// common requirement of the conforming cases (the substitution variables' AASA-31).
+    @Test func aFindingWithoutViolationsTakesTheRequirementOfItsReason() async throws {
+        let store = try temporaryStore()
+        let input: JSONValue = ["file": #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/*"}]}]}}"#,
+                                "domain": "example.com", "appID": "ABCDE12345.com.example.app", "url": "https://example.com:444/x"]
+        let (finding, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "naive", implementationVersion: "1", suite: "aasa", operation: "aasa.match", kind: "differs",
+            signature: "aasa.match result [] (no_match: url-port)", fields: ["result"], referenceCodes: [], message: "m",
+            input: input.serialized(), minimisedInput: input.serialized(), referenceOutput: "{}", implementationAnswer: #"{"output":{"result":"match"}}"#))
+        let promotion = try await Promotion.prepare(finding, corpus: repositoryCorpus)
+        let written = promotion.caseJSON
+        #expect(written["requirement"] == "AASA-20" && written["polarity"] == "violating", "\(written)")
+        #expect(written["expect"] == ["result": "no_match"])
+        let others = repositoryCorpus.suites.flatMap(\.cases).filter { $0.operation == "aasa.match" && $0.requirement == "AASA-20" && $0.polarity == .violating }
+        #expect(others.contains { $0.file == promotion.file })
+    }
 }
