@@ -58,8 +58,11 @@ public struct Promotion: Sendable {
             // the polarity (an `aasa.match` that the app must not open is a violating case,
             // though the reference reports no violation); without one, the conforming cases.
             let hasCause = expectation.cause != nil
-            pool = hasCause ? await sameCause(expectation.cause, among: cases, operation: operation, reference: reference)
-                : cases.filter { $0.polarity == .conforming }
+            if let cause = expectation.cause {
+                pool = await sameCause(cause, among: cases, operation: operation, reference: reference)
+            } else {
+                pool = cases.filter { $0.polarity == .conforming }
+            }
             guard let common = mostCommon(pool.map { Judged(requirement: $0.requirement, polarity: $0.polarity) }) else {
                 throw Failure("D\(finding.id): the reference finds nothing wrong with the input and no \(hasCause ? "" : "conforming ")\(finding.operation) case names a requirement to judge it by")
             }
@@ -108,11 +111,10 @@ public struct Promotion: Sendable {
 
     /// The cases among `cases` on which the reference answers for the reason `cause`, or for
     /// its first words (`match: path-literal, query-items, decoded`, then `match: path-literal,
-    /// query-items`, ...) when none answers for all of it; all of `cases` when there is no
-    /// reason or no case shares even its first word.
-    static func sameCause(_ cause: String?, among cases: [ConformanceCase], operation: OperationDefinition,
+    /// query-items`, ...) when none answers for all of it; all of `cases` when no case shares even
+    /// its first word.
+    static func sameCause(_ cause: String, among cases: [ConformanceCase], operation: OperationDefinition,
                           reference: SuiteDefinition.Handler) async -> [ConformanceCase] {
-        guard let cause else { return cases }
         var causes: [(ConformanceCase, [Substring])] = []
         for c in cases {
             if let output = try? await reference(c.input), let theirs = operation.expectation(output)?.cause {

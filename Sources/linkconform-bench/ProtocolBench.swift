@@ -32,9 +32,9 @@ func benchProtocol(count: Int) async {
     // far" figures below include it, which a run of the real corpus does not.
     print(String(format: "  resident before the first round: %.0f MB (the loaded and repeated corpus)", currentRSSMegabytes()))
 
-    /// Prints the best and median of the rounds' rates and returns the best.
-    /// After the pipe's request bytes are built, the peak includes them: said on each line.
+    /// Once the pipe's request bytes are built, the peak includes them: each line says so.
     var rssNote = ""
+    /// Prints the best and median of the rounds' rates and returns the best.
     func report(_ label: String, _ rates: [Double], failures: Int) -> Double? {
         guard let best = rates.max() else { return nil }
         let sorted = rates.sorted()
