@@ -137,6 +137,9 @@ func benchProtocol(count: Int) async {
     }
     await measure("adapter, window 64, ULC alone", rounds: 3, on: ulcRunner) { try await referenceAdapter(window: 64) }
 
+    // The harness's own peak is the one before the pipe's bytes are held.
+    print(String(format: "  harness peak RSS (every round above): %.0f MB", peakRSSMegabytes()))
+
     // The ceiling: an adapter that does nothing (C, answers from a fixed table), and the same
     // request bytes through a pipe that only echoes them.
     let ceilingDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("linkconform-ceiling-\(getpid())").path
@@ -146,8 +149,6 @@ func benchProtocol(count: Int) async {
     // `cat`'s own rate swings by a factor of two or more from round to round on a busy machine,
     // and a best round of one set against a best round of the other says little. The fraction
     // is printed both ways: best against best, and the median of the pairs'.
-    // The harness's own peak is the one before the pipe's bytes are held.
-    print(String(format: "  harness peak RSS (every round above): %.0f MB", peakRSSMegabytes()))
     let bytes = HarnessCeiling.requestBytes(corpus)
     rssNote = String(format: " (with %.0f MB of requests held for the pipe)", Double(bytes.count) / 1e6)
     var pipeRates: [Double] = []
