@@ -363,7 +363,8 @@ private struct Reader {
             index += 1
         }
         guard index < bytes.count else { throw error(.unexpectedEnd, "unterminated string", at: open) }
-        // Slow path: escapes present.
+        // Slow path: escapes present. The plain runs between them are copied whole (a file
+        // sent as a string, as AASA and Asset Links inputs are, has an escape every line).
         var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let b = bytes[index]
@@ -373,8 +374,9 @@ private struct Reader {
             }
             if b < 0x20 { throw error(.controlCharacterInString, "control character \(describe(b)) inside a string; escape it") }
             if b != UInt8(ascii: "\\") {
-                out.append(b)
-                index += 1
+                let run = ByteScan.firstSpecial(bytes.baseAddress!, from: index + 1, to: bytes.count, orDelete: false)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<run]))
+                index = run
                 continue
             }
             index += 1

@@ -171,6 +171,15 @@ struct JSONErrorTests {
         #expect(place("\"\\n\u{1F}\"") == Place(.controlCharacterInString, offset: 3, line: 1, column: 4))
     }
 
+    @Test func rawControlCharacterAfterARunThatFollowsAnEscapeIsRejectedAtThatByte() {
+        #expect(place("\"\\nabcdefghijk\u{1}\"") == Place(.controlCharacterInString, offset: 14, line: 1, column: 15))
+    }
+
+    @Test func runsBetweenEscapesAreKeptWhole() throws {
+        let text = #""ab\"cdefghijklmnopq\\rstuvwxyz0123456789\n\u00e9tail""#
+        #expect(try JSONParser.parse(text) == .string("ab\"cdefghijklmnopq\\rstuvwxyz0123456789\nétail"))
+    }
+
     @Test func rawNulInAStringIsRejected() {
         #expect(place([0x22, 0x00, 0x22]) == Place(.controlCharacterInString, offset: 1, line: 1, column: 2))
     }
