@@ -14,8 +14,17 @@ public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
     public static let none = AASACharacterClass(uncheckedRanges: [])
 
     public init(scalar: UInt32) {
-        ranges = [scalar...scalar]
+        // An ASCII scalar's class is shared: building the automata of a file made an array for
+        // every literal character of every pattern.
+        if scalar < 0x80 {
+            self = Self.asciiScalars[Int(scalar)]
+        } else {
+            ranges = [scalar...scalar]
+        }
     }
+
+    /// The class of each ASCII scalar alone.
+    static let asciiScalars: [AASACharacterClass] = (0..<0x80).map { AASACharacterClass(uncheckedRanges: [$0...$0]) }
 
     /// Sorts and merges `ranges`.
     public init(ranges: [ClosedRange<UInt32>]) {
