@@ -20,8 +20,8 @@ public enum AASAEntitlements {
         /// Whether the entry applies to `host`: exactly (ASCII case-insensitively), or for a
         /// wildcard, to subdomains at any depth but not the host itself.
         public func applies(to host: String) -> Bool {
+            if !isWildcard { return asciiLowercasedEqual(host, self.host) }
             let target = asciiLowercased(host), mine = asciiLowercased(self.host)
-            if !isWildcard { return target == mine }
             return target.utf8.count > mine.utf8.count + 1 && target.utf8.hasSuffix("." + mine)
         }
     }
@@ -33,7 +33,11 @@ public enum AASAEntitlements {
         guard entry.utf8.starts(with: "applinks:".utf8) else { return nil }
         var rest = Substring(entry.dropFirst("applinks:".count))
         var mode: String?
-        if let q = rest.firstIndex(of: "?") {
+        // In ASCII text every byte is a character of its own but for CR LF, so the first '?'
+        // byte is the first "?" character; a search by characters costs grapheme breaking at
+        // every step (most of this function's time on a long entry).
+        let ascii = rest.utf8.allSatisfy { $0 < 0x80 }
+        if let q = ascii ? rest.utf8.firstIndex(of: UInt8(ascii: "?")) : rest.firstIndex(of: "?") {
             let query = rest[rest.index(after: q)...]
             guard ["mode=developer", "mode=managed", "mode=developer+managed"].contains(String(query)) else { return nil }
             mode = String(query.dropFirst(5))

@@ -149,10 +149,10 @@ extension AASAURLParts {
     /// Hosts compare ASCII case-insensitively; a trailing dot is not removed; an explicit port
     /// must be `443` (an empty port, which RFC 3986 reads as the default, is accepted).
     public func problem(domain: String) -> AASAURLProblem? {
-        if asciiLowercased(scheme) != "https" { return .notHTTPS }
+        if !asciiLowercasedEqual(scheme, "https") { return .notHTTPS }
         if userinfo != nil { return .userinfo }
         if let port, port != "443", !port.isEmpty { return .port }
-        if asciiLowercased(host) != asciiLowercased(domain) { return .hostMismatch }
+        if !asciiLowercasedEqual(host, domain) { return .hostMismatch }
         return nil
     }
 }
@@ -160,6 +160,29 @@ extension AASAURLParts {
 func asciiLowercased(_ s: String) -> String {
     guard s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
     return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+}
+
+/// `asciiLowercased(a) == asciiLowercased(b)`, without building either string when both are
+/// ASCII (then string equality is byte equality). With a non-ASCII byte in either, the strings
+/// are lower-cased and compared as strings, canonical equivalence included, as before.
+func asciiLowercasedEqual(_ a: String, _ b: String) -> Bool {
+    var x = a, y = b
+    let ascii: Bool? = x.withUTF8 { p in
+        y.withUTF8 { q -> Bool? in
+            if p.count == q.count {
+                for i in 0..<p.count {
+                    let c = p[i], d = q[i]
+                    if c | d >= 0x80 { return nil }
+                    if c == d { continue }
+                    let lc = c &- 0x41 < 26 ? c | 0x20 : c, ld = d &- 0x41 < 26 ? d | 0x20 : d
+                    if lc != ld { return false }
+                }
+                return true
+            }
+            return p.allSatisfy { $0 < 0x80 } && q.allSatisfy { $0 < 0x80 } ? false : nil
+        }
+    }
+    return ascii ?? (asciiLowercased(a) == asciiLowercased(b))
 }
 
 /// The characters of a URL component as a rule compares them (contract rules 4, 5, 8, 9).

@@ -34,6 +34,22 @@ struct ExplainTests {
 }
 
 struct URLReadingTests {
+    /// Hosts and schemes compare ASCII case-insensitively, byte by byte when both are ASCII;
+    /// otherwise as lower-cased strings (canonically equivalent spellings are equal).
+    @Test func hostsAndSchemesInsideAndOutsideASCII() {
+        func problem(_ url: String, _ d: String = "example.com") -> AASAURLProblem? { AASAURLParts.read(url)!.problem(domain: d) }
+        #expect(problem("hTTpS://ExAmPlE.CoM/a") == nil)
+        #expect(problem("https://example.co/a") == .hostMismatch)
+        #expect(problem("https://example.com./a") == .hostMismatch)
+        #expect(problem("https://exampla.com/a") == .hostMismatch)
+        #expect(problem("https://example.com/a", "EXAMPLE.COM") == nil)
+        #expect(problem("httpz://example.com/a") == .notHTTPS)
+        #expect(problem("https://exämple.com/a", "exämple.com") == nil)
+        #expect(problem("https://EXäMPLE.com/a", "exämple.com") == nil)
+        #expect(problem("https://exÄmple.com/a", "exämple.com") == .hostMismatch)
+        #expect(problem("https://exa\u{308}mple.com/a", "exämple.com") == nil)
+    }
+
     @Test func parts() {
         let u = AASAURLParts.read("https://u:p@[::1]:443/a/b?c=d?e#f#g")!
         #expect(u.userinfo == "u:p")
@@ -67,6 +83,23 @@ struct EntitlementTests {
         #expect(entry("example.com", w) == nil)
         #expect(entry("badexample.com", w) == nil)
         #expect(entry(".example.com", w) == nil)
+    }
+
+    /// Entries are read by bytes when ASCII and by characters otherwise; both readings agree
+    /// with what the characters say.
+    @Test func queriesAndHostsOutsideASCII() {
+        #expect(AASAEntitlements.read("applinks:example.com?mode=developer")?.mode == "developer")
+        #expect(AASAEntitlements.read("applinks:example.com?mode=other") == nil)
+        #expect(AASAEntitlements.read("applinks:exämple.com?mode=managed")?.mode == "managed")
+        #expect(AASAEntitlements.read("applinks:exämple.com?mode=managed")?.host == "exämple.com")
+        // A combining mark after '?' makes one character that is not "?": no query is read.
+        #expect(AASAEntitlements.read("applinks:example.com?\u{301}mode=managed")?.mode == nil)
+        // Hosts compare ASCII case-insensitively; outside ASCII, as strings (canonically
+        // equivalent spellings are the same host).
+        #expect(entry("EXÄMPLE.com", ["applinks:exÄmple.com"]) == "applinks:exÄmple.com")
+        #expect(entry("exa\u{301}mple.com", ["applinks:exámple.com"]) == "applinks:exámple.com")
+        #expect(entry("exa\u{301}mple.com", ["applinks:exAmple.com"]) == nil)
+        #expect(entry(String(repeating: "a", count: 100_000) + ".com", ["applinks:" + String(repeating: "A", count: 100_000) + ".COM"]) != nil)
     }
 
     @Test func longestWins() {
