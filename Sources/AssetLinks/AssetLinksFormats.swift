@@ -34,8 +34,14 @@ public enum AssetLinksFingerprint {
     /// A fingerprint given by a caller (the app's signing certificate) in canonical form:
     /// colons optional, either case; nil when it is not 32 octets of hex.
     public static func canonical(_ text: String) -> String? {
-        let hex = text.utf8.filter { $0 != UInt8(ascii: ":") }
-        guard hex.count == 64, hex.allSatisfy(isHex) else { return nil }
+        // Stops at the first byte that rules the text out (a hostile text can be megabytes).
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for c in text.utf8 where c != UInt8(ascii: ":") {
+            guard hex.count < 64, isHex(c) else { return nil }
+            hex.append(c)
+        }
+        guard hex.count == 64 else { return nil }
         var out = ""
         for (i, c) in hex.enumerated() {
             if i > 0 && i % 2 == 0 { out.append(":") }

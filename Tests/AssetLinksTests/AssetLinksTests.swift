@@ -39,6 +39,10 @@ struct ValidationTests {
         #expect(AssetLinksFingerprint.canonical(F1.lowercased()) == F1)
         #expect(AssetLinksFingerprint.canonical(String(F1.filter { $0 != ":" })) == F1)
         #expect(AssetLinksFingerprint.canonical(String(F1.dropFirst(3))) == nil)
+        #expect(AssetLinksFingerprint.canonical(F1 + "A") == nil)
+        #expect(AssetLinksFingerprint.canonical(F1 + ":::") == F1)
+        #expect(AssetLinksFingerprint.canonical("G" + F1.dropFirst()) == nil)
+        #expect(AssetLinksFingerprint.canonical(String(repeating: "AB", count: 1_000_000)) == nil)
     }
 
     @Test func relationStrings() {
