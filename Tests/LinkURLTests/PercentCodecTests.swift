@@ -105,6 +105,10 @@ struct PercentEncodingTests {
 
     @Test func spacePlusAndPercentAreEscaped() {
         #expect(PercentCodec.encodeComponent("a b+c%") == "a%20b%2Bc%25")
+        // Bytes that are not one buffer (a lazy sequence), and none at all.
+        #expect(PercentCodec.encodeComponent("a b+c%".utf8.lazy.map { $0 }) == "a%20b%2Bc%25")
+        #expect(PercentCodec.encodeComponent([UInt8]()) == "")
+        #expect(PercentCodec.encodeComponent([0x00, 0xFF, 0x7E]) == "%00%FF~")
     }
 
     @Test func subDelimsAndGenDelimsAreAllEscaped() {
