@@ -14,8 +14,8 @@ public struct AASACharacterClass: Sendable, Hashable, CustomStringConvertible {
     public static let none = AASACharacterClass(uncheckedRanges: [])
 
     public init(scalar: UInt32) {
-        // An ASCII scalar's class is shared: building the automata of a file made an array for
-        // every literal character of every pattern.
+        // An ASCII scalar's class is shared, so that building a file's automata does not make
+        // an array for every literal character of every pattern.
         if scalar < 0x80 {
             self = Self.asciiScalars[Int(scalar)]
         } else {

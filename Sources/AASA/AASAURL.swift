@@ -164,7 +164,7 @@ func asciiLowercased(_ s: String) -> String {
 
 /// `asciiLowercased(a) == asciiLowercased(b)`, without building either string when both are
 /// ASCII (then string equality is byte equality). With a non-ASCII byte in either, the strings
-/// are lower-cased and compared as strings, canonical equivalence included, as before.
+/// are lower-cased and compared as strings, canonical equivalence included.
 func asciiLowercasedEqual(_ a: String, _ b: String) -> Bool {
     var x = a, y = b
     let ascii: Bool? = x.withUTF8 { p in

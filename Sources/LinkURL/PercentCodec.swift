@@ -76,9 +76,9 @@ public enum PercentCodec {
     }
 
     /// Whether the bytes hold at least one valid `%XX` escape.
-    /// (Generic, and not inlinable: a loop over `bytes[k]` ran unspecialised, through the
-    /// collection's witness table and with allocations, a sixth of differential fuzzing's
-    /// `xignqr.pid`. The bytes are searched as one buffer instead.)
+    /// (Generic and not inlinable, so a caller in another module runs it unspecialised: a loop
+    /// over `bytes[k]` here would make a witness-table call, with allocations, per byte. The
+    /// bytes are searched as one buffer.)
     public static func containsEscape<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8, C.Index == Int {
         if let found = bytes.withContiguousStorageIfAvailable(containsEscape(buffer:)) { return found }
         return Array(bytes).withUnsafeBufferPointer(containsEscape(buffer:))
@@ -115,9 +115,9 @@ public enum PercentCodec {
     /// upper-case digits, so that RFC 3986, WHATWG and form-style readers all decode the result
     /// to the same bytes (`+`, `&`, `=`, `#`, `%`, `?`, `/` and `:` are all escaped).
     ///
-    /// (Generic, and not inlinable: called from another module it ran unspecialised, a witness
-    /// call and, in the fuzz builds, an allocation for every byte. The bytes are encoded from
-    /// one buffer instead, straight into the string.)
+    /// (Generic and not inlinable, so a caller in another module runs it unspecialised: a loop
+    /// over the sequence here would make a witness call, and in the fuzz builds an allocation,
+    /// per byte. The bytes are encoded from one buffer, straight into the string.)
     public static func encodeComponent<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         if let done = bytes.withContiguousStorageIfAvailable(encodeComponent(buffer:)) { return done }
         return Array(bytes).withUnsafeBufferPointer(encodeComponent(buffer:))
