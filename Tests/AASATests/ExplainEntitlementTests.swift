@@ -93,7 +93,11 @@ struct EntitlementTests {
         #expect(AASAEntitlements.read("applinks:exämple.com?mode=managed")?.mode == "managed")
         #expect(AASAEntitlements.read("applinks:exämple.com?mode=managed")?.host == "exämple.com")
         // A combining mark after '?' makes one character that is not "?": no query is read.
-        #expect(AASAEntitlements.read("applinks:example.com?\u{301}mode=managed")?.mode == nil)
+        // The entry is still read (not refused): its host runs to the end, '?' and all.
+        let combined = AASAEntitlements.read("applinks:example.com?\u{301}mode=managed")
+        #expect(combined != nil)
+        #expect(combined?.mode == nil)
+        #expect(combined?.host == "example.com?\u{301}mode=managed")
         // Hosts compare ASCII case-insensitively; outside ASCII, as strings (canonically
         // equivalent spellings are the same host).
         #expect(entry("EXÄMPLE.com", ["applinks:exÄmple.com"]) == "applinks:exÄmple.com")
