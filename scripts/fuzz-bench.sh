@@ -53,11 +53,12 @@ build() {   # build SOURCE_DIR SCRATCH TARGET -> path of the binary (relative to
 BEFORE_DIR=""
 if [ -n "$BEFORE" ]; then
     BEFORE_DIR=.fuzz/bench-before
-    git rev-parse --verify --quiet "$BEFORE^{commit}" >/dev/null || { echo "no such revision: $BEFORE" >&2; exit 64; }
+    # Resolved here: inside the worktree, a name such as HEAD would mean the worktree's own.
+    BEFORE_COMMIT=$(git rev-parse --verify --quiet "$BEFORE^{commit}") || { echo "no such revision: $BEFORE" >&2; exit 64; }
     if [ -d "$BEFORE_DIR" ]; then
-        git -C "$BEFORE_DIR" checkout --quiet --detach "$BEFORE"
+        git -C "$BEFORE_DIR" checkout --quiet --detach "$BEFORE_COMMIT"
     else
-        git worktree add --quiet --detach "$BEFORE_DIR" "$BEFORE"
+        git worktree add --quiet --detach "$BEFORE_DIR" "$BEFORE_COMMIT"
     fi
     echo "before: $(git -C "$BEFORE_DIR" log -1 --format='%h %s' | cut -c1-80)" >&2
 fi
