@@ -11,8 +11,9 @@
 # (-asan-instrumentation-with-call-threshold=0). Swift runs the coverage pass after the ASan
 # pass, so an inline check's test of the shadow byte is an integer comparison that the coverage
 # pass then traces: a __sanitizer_cov_trace_const_cmp1 call for every load and store, whose
-# operands (a shadow byte and 0) tell libFuzzer nothing. The runtime call checks the same bytes
-# and reports the same errors; the comparisons of the code under test are still traced.
+# operands (a shadow byte and 0) are not the code's comparisons, and a coverage counter for each
+# check's slow path. The runtime call checks the same bytes and reports the same errors; the
+# comparisons of the code under test are still traced (docs/fuzzing.md, "2026-11-27, late").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=$1
