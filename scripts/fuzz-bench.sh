@@ -66,6 +66,11 @@ echo "now:    $(git log -1 --format='%h' HEAD)$(git diff --quiet HEAD -- Sources
 
 WORKROOT=/dev/shm
 [ -d "$WORKROOT" ] && [ -w "$WORKROOT" ] || WORKROOT=${TMPDIR:-/tmp}
+# Every run's work corpus and log go in one folder, removed however the script ends (an
+# interrupted run would otherwise leave its corpus in memory, in /dev/shm).
+BENCH_ROOT=$(mktemp -d "$WORKROOT/linkconform-fuzz-bench.XXXXXX")
+trap 'rm -rf "$BENCH_ROOT"' EXIT
+trap 'exit 130' INT TERM
 . scripts/fuzz-options.sh   # what scripts/fuzz.sh gives every run
 
 # run BINARY TARGET LABEL -> "EXECS EDGES FEATURES" (on a terminal, says what runs meanwhile)
@@ -73,7 +78,7 @@ run() {
     [ -t 2 ] && printf '\r\033[K  %s: %s, %ss...' "$2" "$3" "$SECONDS_PER_RUN" >&2
     local work log
     fuzz_options "$2" "$SECONDS_PER_RUN"
-    work=$(mktemp -d "$WORKROOT/linkconform-fuzz-bench.XXXXXX")
+    work=$(mktemp -d "$BENCH_ROOT/run.XXXXXX")
     log=$work.log
     "$1" "${FUZZ_OPTIONS[@]}" -print_final_stats=1 "$work" "${FUZZ_SEEDS[@]}" >"$log" 2>&1 \
         || { echo "fuzz-$2 failed: $(tail -3 "$log")" >&2; rm -rf "$work" "$log"; exit 2; }
