@@ -28,7 +28,7 @@ public enum AASARuleAnalysis {
 
     /// The findings for every app of `file`, at most one per rule and app.
     public static func findings(_ file: AASAFile) -> [Finding] {
-        findings(file, compiled: file.compiledRulesByEntry())
+        findings(file, compiled: file.compiledRulesByEntry(prepared: false))
     }
 
     /// `memo` (``AASAMemoStore``) keeps each compiled rule's facts and each pair's inclusions
@@ -84,7 +84,9 @@ public enum AASARuleAnalysis {
     static func diagnostics(_ file: AASAFile, locations: JSONLocations, memo: (any AASAMemoStore)? = nil) -> [AASADiagnostic] {
         var seen = Set<String>()
         var out: [AASADiagnostic] = []
-        let byEntry = file.compiledRulesByEntry(memo: memo)
+        // Without a memo, the rules are compiled for this analysis alone; a memo's are shared
+        // with matching.
+        let byEntry = memo == nil ? file.compiledRulesByEntry(prepared: false) : file.compiledRulesByEntry(memo: memo)
         for rule in byEntry.joined() where !rule.isCompiled {
             let (line, column) = locations.nearestLocation(of: rule.rule.pointer)
             out.append(AASADiagnostic(.patternTooComplex, pointer: rule.rule.pointer, line: line, column: column,

@@ -73,19 +73,18 @@ public final class AASADFA: Sendable {
     /// with the `/` of the slash rules, which the caller does not feed).
     public init?(_ members: [Member], reading: Reading, prefix: [UInt32] = [], budget: Int) {
         var builder = Builder(members)
-        var sets: [[Int32]] = []
-        var index: [[Int32]: Int32] = [:]
-        func number(_ set: [Int32]) -> Int32? {
-            if set.isEmpty { return -1 }
-            if let known = index[set] { return known }
-            if sets.count >= budget { return nil }
-            index[set] = Int32(sets.count)
-            sets.append(set)
-            return Int32(sets.count - 1)
+        // The state sets met so far, numbered in that order; a step writes the set it reaches
+        // into `reached` (each state once, so the members' states are room enough).
+        var sets = StateSetTable()
+        var reached = [Int32](repeating: 0, count: builder.stateCount)
+        func number(_ count: Int) -> Int32? {
+            if count == 0 { return -1 }
+            return reached.withUnsafeBufferPointer { sets.number(UnsafeBufferPointer(rebasing: $0[..<count]), limit: budget) }
         }
         var initial = builder.initial()
         for c in prefix { initial = builder.step(initial, sensitive: [c], insensitive: [c]) }
-        guard let first = number(initial) else { return nil }
+        for (i, s) in initial.enumerated() { reached[i] = s }
+        guard let first = number(initial.count) else { return nil }
         start = first
         self.reading = reading
         // What each class reads as, for case-sensitive and case-insensitive members.
@@ -110,13 +109,14 @@ public final class AASADFA: Sendable {
         var acceptedFirst: [Int32] = [0], acceptedMembers: [Int32] = []
         var head = 0
         while head < sets.count {
-            let set = sets[head]; head += 1
+            let set = sets.states(of: head); head += 1
             acceptedMembers += builder.acceptingMembers(set)
             acceptedFirst.append(Int32(acceptedMembers.count))
-            var reached: [Int32] = []
             for k in 0..<classCount {
-                builder.step(set, sensitive: sensitive[k], insensitive: insensitive[k], into: &reached)
-                guard let n = number(reached), builder.work <= Self.workBudget else { return nil }
+                let count = set.withUnsafeBufferPointer { set in
+                    reached.withUnsafeMutableBufferPointer { builder.step(set, sensitive: sensitive[k], insensitive: insensitive[k], into: $0.baseAddress!) }
+                }
+                guard let n = number(count), builder.work <= Self.workBudget else { return nil }
                 table.append(n)
             }
         }
@@ -128,14 +128,7 @@ public final class AASADFA: Sendable {
     /// Class of each ASCII scalar, and the classes of the scalars from 128 up, for `atoms` (the
     /// lower bound of each interval no label tells apart).
     static func scalarClasses(_ atoms: [UInt32]) -> ([UInt8], [UInt32], [UInt8]) {
-        func classOf(_ c: UInt32) -> Int {
-            var lo = 0, hi = atoms.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if atoms[mid] <= c { lo = mid } else { hi = mid - 1 }
-            }
-            return lo
-        }
+        func classOf(_ c: UInt32) -> Int { AASAAutomaton.atomIndex(of: c, in: atoms) }
         let ascii = (0..<128).map { UInt8(classOf(UInt32($0))) }
         var bounds: [UInt32] = [128], classes: [UInt8] = [UInt8(classOf(128))]
         for (i, a) in atoms.enumerated() where a > 128 {
@@ -273,57 +266,88 @@ public final class AASADFA: Sendable {
             return (read(true), read(false))
         }()
 
+        var stateCount: Int { owner.count }
+
         /// The states reached from `set`, each member reading a byte its own way: as
         /// `sensitive` when case-sensitive, else as `insensitive`.
         mutating func step(_ set: [Int32], sensitive: [UInt32], insensitive: [UInt32]) -> [Int32] {
-            var out: [Int32] = []
-            step(set, sensitive: sensitive, insensitive: insensitive, into: &out)
-            return out
+            var out = [Int32](repeating: 0, count: stateCount)
+            let count = set.withUnsafeBufferPointer { set in
+                out.withUnsafeMutableBufferPointer { step(set, sensitive: sensitive, insensitive: insensitive, into: $0.baseAddress!) }
+            }
+            return Array(out[..<count])
         }
 
-        /// ``step(_:sensitive:insensitive:)`` into `out` (the caller's buffer, kept between
-        /// steps so that a step that reaches a known set allocates nothing).
-        mutating func step(_ set: [Int32], sensitive: [UInt32], insensitive: [UInt32], into out: inout [Int32]) {
+        /// ``step(_:sensitive:insensitive:)`` into `out`, which has room for every state: the
+        /// number of states reached, written sorted. The table is built one step per state set
+        /// and class, so this is most of a table's cost: when every member reads one character
+        /// (all but the escapes of non-ASCII bytes), the edges are read through plain pointers,
+        /// marking each state reached with this step's generation.
+        mutating func step(_ set: UnsafeBufferPointer<Int32>, sensitive: [UInt32], insensitive: [UInt32],
+                           into out: UnsafeMutablePointer<Int32>) -> Int {
             generation += 1
-            out.removeAll(keepingCapacity: true)
-            for s in set {
-                let chars = sensitiveState[Int(s)] ? sensitive : insensitive
-                if chars.count == 1 {
-                    let c = chars[0]
-                    for e in Int(edgeFirst[Int(s)])..<Int(edgeFirst[Int(s) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
-                        let t = Int(edgeTarget[e])
-                        if mark[t] != generation {
-                            mark[t] = generation
-                            out.append(Int32(t))
-                        }
-                    }
-                    work += Int(edgeFirst[Int(s) + 1] - edgeFirst[Int(s)]) + 1
-                    continue
-                }
-                // The three characters of an escape, one state set after another.
-                escapeCurrent.removeAll(keepingCapacity: true)
-                escapeCurrent.append(s)
-                for c in chars {
-                    escapeNext.removeAll(keepingCapacity: true)
-                    escapeGeneration += 1
-                    for from in escapeCurrent {
-                        for e in Int(edgeFirst[Int(from)])..<Int(edgeFirst[Int(from) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
-                            let t = edgeTarget[e]
-                            if escapeMark[Int(t)] != escapeGeneration {
-                                escapeMark[Int(t)] = escapeGeneration
-                                escapeNext.append(t)
+            var n = 0
+            if sensitive.count == 1 && insensitive.count == 1 {
+                let (cs, ci) = (sensitive[0], insensitive[0])
+                let generation = generation
+                var looked = 0
+                edgeFirst.withUnsafeBufferPointer { first in
+                    edgeLow.withUnsafeBufferPointer { low in
+                        edgeHigh.withUnsafeBufferPointer { high in
+                            edgeTarget.withUnsafeBufferPointer { target in
+                                sensitiveState.withUnsafeBufferPointer { sensitiveState in
+                                    mark.withUnsafeMutableBufferPointer { mark in
+                                        for s in set {
+                                            let c = sensitiveState[Int(s)] ? cs : ci
+                                            let from = Int(first[Int(s)]), to = Int(first[Int(s) &+ 1])
+                                            for e in from..<to where c >= low[e] && c <= high[e] {
+                                                let t = Int(target[e])
+                                                if mark[t] != generation {
+                                                    mark[t] = generation
+                                                    out[n] = Int32(t)
+                                                    n &+= 1
+                                                }
+                                            }
+                                            looked &+= to &- from &+ 1
+                                        }
+                                    }
+                                }
                             }
                         }
-                        work += Int(edgeFirst[Int(from) + 1] - edgeFirst[Int(from)]) + 1
                     }
-                    swap(&escapeCurrent, &escapeNext)
                 }
-                for t in escapeCurrent where mark[Int(t)] != generation {
-                    mark[Int(t)] = generation
-                    out.append(t)
+                work += looked
+            } else {
+                for s in set {
+                    let chars = sensitiveState[Int(s)] ? sensitive : insensitive
+                    // The characters (one, or the three of an escape), one state set after another.
+                    escapeCurrent.removeAll(keepingCapacity: true)
+                    escapeCurrent.append(s)
+                    for c in chars {
+                        escapeNext.removeAll(keepingCapacity: true)
+                        escapeGeneration += 1
+                        for from in escapeCurrent {
+                            for e in Int(edgeFirst[Int(from)])..<Int(edgeFirst[Int(from) + 1]) where c >= edgeLow[e] && c <= edgeHigh[e] {
+                                let t = edgeTarget[e]
+                                if escapeMark[Int(t)] != escapeGeneration {
+                                    escapeMark[Int(t)] = escapeGeneration
+                                    escapeNext.append(t)
+                                }
+                            }
+                            work += Int(edgeFirst[Int(from) + 1] - edgeFirst[Int(from)]) + 1
+                        }
+                        swap(&escapeCurrent, &escapeNext)
+                    }
+                    for t in escapeCurrent where mark[Int(t)] != generation {
+                        mark[Int(t)] = generation
+                        out[n] = t
+                        n += 1
+                    }
                 }
             }
-            out.sort()
+            var written = UnsafeMutableBufferPointer(start: out, count: n)
+            written.sort()
+            return n
         }
 
         func acceptingMembers(_ set: [Int32]) -> [Int32] {
@@ -464,12 +488,23 @@ public struct AASAPatternMatcher: Sendable {
         case everything
         case table(AASADFA)
         case simulation(AASAFlatNFA)
+        /// Nothing prepared: each input is simulated on the automaton as it is. For rules only
+        /// analysed, never matched (``AASAFile/compiledRulesByEntry(prepared:)``).
+        case unprepared
     }
     let way: Way
 
     public init(_ automaton: AASAAutomaton) {
+        self.init(automaton, prepared: true)
+    }
+
+    /// With `prepared` false, decides nothing ahead: matching then simulates the automaton on
+    /// each input (the same answers, more steps).
+    init(_ automaton: AASAAutomaton, prepared: Bool) {
         self.automaton = automaton
-        if Self.acceptsEverything(automaton) {
+        if !prepared {
+            way = .unprepared
+        } else if Self.acceptsEverything(automaton) {
             way = .everything
         } else if automaton.stateCount <= AASADFA.stateBudget, let dfa = AASADFA(automaton) {
             // (A pattern of more states than the budget, hundreds of `$(lang)` codes, hardly
@@ -494,6 +529,8 @@ public struct AASAPatternMatcher: Sendable {
             return dfa.accepts(input, steps: &steps)
         case .simulation(let flat):
             return flat.accepts(input, steps: &steps)
+        case .unprepared:
+            return automaton.accepts(input, steps: &steps)
         }
     }
 }

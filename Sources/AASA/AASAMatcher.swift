@@ -47,7 +47,7 @@ public struct AASACompiledRule: Sendable {
 
     /// ``init(_:variables:within:)``, setting `need`, when the rule is compiled, to the least
     /// budget it compiles within.
-    init(_ rule: AASARule, variables: [String: [String]], within budget: inout Int, need: inout Int) {
+    init(_ rule: AASARule, variables: [String: [String]], within budget: inout Int, need: inout Int, prepared: Bool = true) {
         self.rule = rule
         let options = rule.options
         // Legacy paths know `*` and `?` only (decided: variables came with components).
@@ -77,7 +77,7 @@ public struct AASACompiledRule: Sendable {
                 var name: [UInt32] = []
                 for c in item.name.unicodeScalars { options.fold(c.value, into: &name) }
                 let value = automaton(item.pattern, .other)
-                return QueryItem(name: item.name, comparedName: name, value: value, valueMatcher: AASAPatternMatcher(value))
+                return QueryItem(name: item.name, comparedName: name, value: value, valueMatcher: AASAPatternMatcher(value, prepared: prepared))
             })
         }
         if fits {
@@ -89,9 +89,9 @@ public struct AASACompiledRule: Sendable {
         self.path = path
         self.fragment = fragment
         self.query = query
-        pathMatcher = AASAPatternMatcher(path)
-        fragmentMatcher = AASAPatternMatcher(fragment)
-        if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a) } else { wholeQueryMatcher = nil }
+        pathMatcher = AASAPatternMatcher(path, prepared: prepared)
+        fragmentMatcher = AASAPatternMatcher(fragment, prepared: prepared)
+        if case .whole(let a) = query { wholeQueryMatcher = AASAPatternMatcher(a, prepared: prepared) } else { wholeQueryMatcher = nil }
     }
 
     /// States of all the rule's automata: with the input's length, what bounds the steps of
@@ -382,12 +382,17 @@ extension AASAFile {
     /// Every entry's rules, compiled in file order within the compile budget: each entry once
     /// (whichever apps list it); a rule that costs more than is left is not compiled (a later,
     /// cheaper one still may be). The same for every app, so matching and validating agree on
-    /// which rules are left out.
-    func compiledRulesByEntry() -> [[AASACompiledRule]] {
+    /// which rules are left out. With `prepared` false, the rules are for the analysis, which
+    /// reads their automata only: their matchers prepare nothing (``AASAPatternMatcher``; a
+    /// table per pattern was a sixth of the `aasa` fuzz target's time, built for no match).
+    func compiledRulesByEntry(prepared: Bool = true) -> [[AASACompiledRule]] {
         guard let applinks else { return [] }
         var left = Self.compileBudget
+        var need = 0
         return applinks.details.map { detail in
-            rules(of: detail, in: applinks).map { AASACompiledRule($0, variables: applinks.variables, within: &left) }
+            rules(of: detail, in: applinks).map {
+                AASACompiledRule($0, variables: applinks.variables, within: &left, need: &need, prepared: prepared)
+            }
         }
     }
 }
