@@ -304,15 +304,13 @@ extension AASAAutomaton {
 }
 
 extension Array where Element: Equatable {
-    /// This sorted array with each run of equal elements kept once.
-    func uniqued() -> [Element] {
-        var out = self
+    /// Keeps the first of each run of equal elements (in a sorted array: each value once), in place.
+    mutating func removeAdjacentDuplicates() {
         var kept = 0
-        for i in out.indices where kept == 0 || out[kept - 1] != out[i] {
-            out[kept] = out[i]
+        for i in indices where kept == 0 || self[kept - 1] != self[i] {
+            self[kept] = self[i]
             kept += 1
         }
-        out.removeLast(out.count - kept)
-        return out
+        removeLast(count - kept)
     }
 }

@@ -73,10 +73,15 @@ struct InclusionSearchTests {
         #expect(answers[true, default: 0] > 500 && answers[false, default: 0] > 500 && answers[nil, default: 0] > 500, "\(answers)")
     }
 
-    @Test func sortedUniqueKeepsEachValueOnce() {
-        #expect([1, 1, 2, 3, 3, 3, 7].uniqued() == [1, 2, 3, 7])
-        #expect([Int]().uniqued() == [])
-        #expect([5].uniqued() == [5])
+    @Test func adjacentDuplicatesGoOnce() {
+        func deduplicated(_ a: [Int]) -> [Int] { var a = a; a.removeAdjacentDuplicates(); return a }
+        #expect(deduplicated([1, 1, 2, 3, 3, 3, 7]) == [1, 2, 3, 7])
+        #expect(deduplicated([]) == [])
+        #expect(deduplicated([5]) == [5])
+        #expect(deduplicated([2, 2, 1, 1, 2]) == [2, 1, 2])
+        #expect(AASAAutomaton.alphabetAtoms([.universal, .empty]) == [0])
+        let ab = AASAPatternCompiler.compile("a?b", as: .other, options: .init())
+        #expect(AASAAutomaton.alphabetAtoms([ab, .universal]) == [0, 0x61, 0x62, 0x63])
     }
 
     @Test func intTableAgreesWithADictionary() {
