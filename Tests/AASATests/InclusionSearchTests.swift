@@ -105,3 +105,34 @@ struct InclusionSearchTests {
         #expect(table[-5 & Int.max] == nil)
     }
 }
+
+/// Rules compiled for the analysis alone prepare no matcher (`compiledRulesByEntry(prepared:
+/// false)`); matched anyway, they give the prepared matcher's answers.
+struct UnpreparedMatcherTests {
+    @Test func sameAnswersAsAPreparedMatcher() {
+        var rng = SeededGenerator(seed: 0x0E9A)
+        var accepted = 0
+        for _ in 0..<400 {
+            let a = InclusionSearchTests.automaton(&rng)
+            let prepared = AASAPatternMatcher(a), unprepared = AASAPatternMatcher(a, prepared: false)
+            if case .unprepared = unprepared.way {} else { Issue.record("prepared anyway") }
+            for _ in 0..<10 {
+                let input = scalars(InclusionSearchTests.pattern(&rng).replacingOccurrences(of: "*", with: "aa"))
+                var s1 = 0, s2 = 0
+                let x = prepared.accepts(input, steps: &s1), y = unprepared.accepts(input, steps: &s2)
+                #expect(x == y, "\(a)\n on \(input)")
+                if x { accepted += 1 }
+            }
+        }
+        #expect(accepted > 100, "\(accepted) accepted: the inputs should reach both answers")
+    }
+
+    @Test func theAnalysisFindsTheSameWithUnpreparedRules() throws {
+        let text = fileText(components: ##"[{"/": "/a/*"}, {"/": "/a/b"}, {"/": "/a/*"}, {"/": "*", "exclude": true}, {"/": "/c"}]"##)
+        let file = try #require(parsed(text))
+        let unprepared = AASARuleAnalysis.findings(file, compiled: file.compiledRulesByEntry(prepared: false))
+        let prepared = AASARuleAnalysis.findings(file, compiled: file.compiledRulesByEntry())
+        #expect(unprepared == prepared)
+        #expect(unprepared.map(\.code) == [.ruleUnreachable, .ruleDuplicate, .ruleUnreachable])
+    }
+}
