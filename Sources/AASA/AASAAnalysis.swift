@@ -178,10 +178,20 @@ public enum AASARuleAnalysis {
         var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
 
         /// Whether `a` provably accepts all `b` accepts, within the per-decision budget and the
-        /// file's ``AASARuleAnalysis/workBudget`` (undecided counts as no).
-        static func includes(_ a: AASAAutomaton, _ b: AASAAutomaton, _ meter: inout AASAWorkMeter) -> Bool {
-            a.includes(b, budget: 20_000, meter: &meter, workLimit: AASARuleAnalysis.workBudget) == true
+        /// file's ``AASARuleAnalysis/workBudget`` (undecided counts as no). `atoms`: the two
+        /// automata's alphabet atoms, when known.
+        static func includes(_ a: AASAAutomaton, _ b: AASAAutomaton, _ meter: inout AASAWorkMeter, atoms: [UInt32]? = nil) -> Bool {
+            a.includes(b, budget: 20_000, meter: &meter, workLimit: AASARuleAnalysis.workBudget, atoms: atoms) == true
         }
+
+        /// The alphabet atoms of this rule's path, fragment and whole-query patterns (made when
+        /// the rule is first compared: most are told apart by their prefixes first).
+        lazy var pathAtoms = AASAAutomaton.alphabetAtoms([compiled.path])
+        lazy var fragmentAtoms = AASAAutomaton.alphabetAtoms([compiled.fragment])
+        lazy var wholeQueryAtoms: [UInt32] = {
+            if case .whole(let a) = compiled.query { return AASAAutomaton.alphabetAtoms([a]) }
+            return []
+        }()
 
         /// ``covers(_:meter:)``, through `memo` when both rules' facts came from it: the checks
         /// that decide without an inclusion are made here, the inclusions are kept by pair.
@@ -210,16 +220,20 @@ public enum AASARuleAnalysis {
                 guard sameOptions else { return false }
                 let (a, b) = (pathPrefix, later.pathPrefix)
                 if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
-                guard Self.includes(compiled.path, later.compiled.path, &meter) else { return false }
+                let atoms = AASAAutomaton.mergedAtoms(pathAtoms, later.pathAtoms)
+                guard Self.includes(compiled.path, later.compiled.path, &meter, atoms: atoms) else { return false }
             }
             if !fragmentUniversal {
-                guard sameOptions, Self.includes(compiled.fragment, later.compiled.fragment, &meter) else { return false }
+                guard sameOptions else { return false }
+                let atoms = AASAAutomaton.mergedAtoms(fragmentAtoms, later.fragmentAtoms)
+                guard Self.includes(compiled.fragment, later.compiled.fragment, &meter, atoms: atoms) else { return false }
             }
             if !queryUniversal {
                 guard sameOptions else { return false }
                 switch (compiled.query, later.compiled.query) {
                 case (.whole(let a), .whole(let b)):
-                    guard Self.includes(a, b, &meter) else { return false }
+                    let atoms = AASAAutomaton.mergedAtoms(wholeQueryAtoms, later.wholeQueryAtoms)
+                    guard Self.includes(a, b, &meter, atoms: atoms) else { return false }
                 case (.items(let mine), .items(let theirs)):
                     // Every item this rule names must be named by `later` with a pattern whose
                     // values (and the empty value of an absent item) this rule accepts.

@@ -73,6 +73,17 @@ struct InclusionSearchTests {
         #expect(answers[true, default: 0] > 500 && answers[false, default: 0] > 500 && answers[nil, default: 0] > 500, "\(answers)")
     }
 
+    @Test func atomsMergedAreTheAtomsOfBoth() {
+        var rng = SeededGenerator(seed: 0xA70)
+        for _ in 0..<500 {
+            let a = Self.automaton(&rng), b = Self.automaton(&rng)
+            let merged = AASAAutomaton.mergedAtoms(AASAAutomaton.alphabetAtoms([a]), AASAAutomaton.alphabetAtoms([b]))
+            #expect(merged == AASAAutomaton.alphabetAtoms([a, b]))
+        }
+        #expect(AASAAutomaton.mergedAtoms([0, 5, 9], [0, 2, 9, 12]) == [0, 2, 5, 9, 12])
+        #expect(AASAAutomaton.mergedAtoms([0], []) == [0])
+    }
+
     @Test func adjacentDuplicatesGoOnce() {
         func deduplicated(_ a: [Int]) -> [Int] { var a = a; a.removeAdjacentDuplicates(); return a }
         #expect(deduplicated([1, 1, 2, 3, 3, 3, 7]) == [1, 2, 3, 7])
