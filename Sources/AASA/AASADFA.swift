@@ -271,6 +271,7 @@ public final class AASADFA: Sendable {
         /// The states reached from `set`, each member reading a byte its own way: as
         /// `sensitive` when case-sensitive, else as `insensitive`.
         mutating func step(_ set: [Int32], sensitive: [UInt32], insensitive: [UInt32]) -> [Int32] {
+            guard !set.isEmpty else { return [] }   // (no members at all: nothing to write into)
             var out = [Int32](repeating: 0, count: stateCount)
             let count = set.withUnsafeBufferPointer { set in
                 out.withUnsafeMutableBufferPointer { step(set, sensitive: sensitive, insensitive: insensitive, into: $0.baseAddress!) }

@@ -147,3 +147,40 @@ struct UnpreparedMatcherTests {
         #expect(unprepared.map(\.code) == [.ruleUnreachable, .ruleDuplicate, .ruleUnreachable])
     }
 }
+
+/// The numbering of state sets that the tables and the inclusion search share.
+struct StateSetTableTests {
+    @Test func setsAreNumberedInOrderOnceEach() {
+        var rng = SeededGenerator(seed: 0x5E75)
+        var table = StateSetTable(), reference: [[Int32]: Int32] = [:], order: [[Int32]] = []
+        for _ in 0..<20_000 {
+            let set = Array(Set((0..<Int.random(in: 0...6, using: &rng)).map { _ in Int32.random(in: 0..<12, using: &rng) })).sorted()
+            let n = set.withUnsafeBufferPointer { table.number($0) }
+            if let known = reference[set] {
+                #expect(n == known)
+            } else {
+                #expect(n == Int32(order.count))
+                reference[set] = Int32(order.count)
+                order.append(set)
+            }
+        }
+        #expect(table.count == order.count)
+        for (n, set) in order.enumerated() {
+            #expect(table.states(of: n) == set && table.size(of: n) == set.count)
+        }
+    }
+
+    @Test func aFullTableNumbersNoNewSet() {
+        var table = StateSetTable()
+        let one: [Int32] = [1], two: [Int32] = [1, 2]
+        #expect(one.withUnsafeBufferPointer { table.number($0, limit: 1) } == 0)
+        #expect(two.withUnsafeBufferPointer { table.number($0, limit: 1) } == nil)
+        #expect(one.withUnsafeBufferPointer { table.number($0, limit: 1) } == 0)
+        #expect(table.count == 1)
+    }
+
+    @Test func aTableOfNoMembersReadsNothing() {
+        let dfa = AASADFA([], reading: .bytes, prefix: [0x2F], budget: 8)
+        #expect(dfa?.start == -1)
+    }
+}
