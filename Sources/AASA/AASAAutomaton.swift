@@ -198,8 +198,7 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
     /// lower bound of each interval between label bounds. Stepping on these representatives
     /// explores every behaviour of a product of the automata.
     public static func alphabetAtoms(_ automata: [AASAAutomaton]) -> [UInt32] {
-        // Two bounds per range at most, in one array sorted once (a `Set` of them, then sorted,
-        // was a twentieth of the inclusion decisions in the fuzz target).
+        // Two bounds per range at most, in one array sized for them and sorted once.
         var ranges = 0
         for a in automata { for list in a.transitions { for t in list { ranges += t.label.ranges.count } } }
         var bounds: [UInt32] = []
@@ -258,7 +257,7 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
     ///
     /// `atoms`: ``alphabetAtoms(_:)`` of the two automata, when the caller has them (a rule's
     /// own atoms, kept, merge with another's in linear time; sorting them afresh for every pair
-    /// was a sixteenth of the analysis).
+    /// cost about 7% of the analysis on the fuzz corpus).
     func includes(_ other: AASAAutomaton, budget: Int, meter: inout AASAWorkMeter, workLimit: Int, atoms: [UInt32]? = nil) -> Bool? {
         let atoms = atoms ?? Self.alphabetAtoms([self, other])
         meter.work += atoms.count

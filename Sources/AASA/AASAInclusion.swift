@@ -2,7 +2,7 @@
 /// included automaton, set of states of the including one), explored breadth first.
 ///
 /// What makes it cheaper than the plain search it replaced, with the same answer and the same
-/// work metered at every point (`AutomatonTests` compares the two on generated automata):
+/// work metered at every point (`InclusionSearchTests` compares the two on generated automata):
 /// - the including automaton's state sets are numbered once, so a pair is two integers, hashed
 ///   as one;
 /// - a set's step on an atom is made once, then looked up (a set comes back with many states of
@@ -123,10 +123,11 @@ struct InclusionSearch {
     }
 
     mutating func run(budget: Int, meter: inout AASAWorkMeter, workLimit: Int) -> Bool? {
+        // The first pair: both automata in their start state, 0.
         reached[0] = 0
         let start = number(1)
         var seen = IntTable()
-        seen[Self.key(0, start)] = 0
+        _ = seen.insert(Self.key(0, start))
         var queue: [(a: Int32, b: Int32)] = [(0, start)], head = 0
         while head < queue.count {
             let (a, b) = queue[head]; head += 1

@@ -383,8 +383,9 @@ extension AASAFile {
     /// (whichever apps list it); a rule that costs more than is left is not compiled (a later,
     /// cheaper one still may be). The same for every app, so matching and validating agree on
     /// which rules are left out. With `prepared` false, the rules are for the analysis, which
-    /// reads their automata only: their matchers prepare nothing (``AASAPatternMatcher``; a
-    /// table per pattern was a sixth of the `aasa` fuzz target's time, built for no match).
+    /// reads their automata only: their matchers prepare nothing (``AASAPatternMatcher``; the
+    /// two analyses' compiles were a sixth of the `aasa` fuzz target's instructions, half of it
+    /// tables that nothing matched).
     func compiledRulesByEntry(prepared: Bool = true) -> [[AASACompiledRule]] {
         guard let applinks else { return [] }
         var left = Self.compileBudget
