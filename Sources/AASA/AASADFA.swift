@@ -419,6 +419,12 @@ final class AASAFlatNFA: Sendable {
 
     init(_ a: AASAAutomaton) {
         var first: [Int32] = [0], low: [UInt32] = [], high: [UInt32] = [], target: [Int32] = []
+        var ranges = 0
+        for edges in a.transitions { for t in edges { ranges += t.label.ranges.count } }
+        first.reserveCapacity(a.stateCount + 1)
+        low.reserveCapacity(ranges)
+        high.reserveCapacity(ranges)
+        target.reserveCapacity(ranges)
         for edges in a.transitions {
             for t in edges {
                 for r in t.label.ranges {

@@ -222,6 +222,7 @@ public enum AASAPatternCompiler {
     /// Tokens of a variable's alternative: `*`, `?` and literals; a `$(...)` in it is literal.
     static func plainTokens(_ s: [Unicode.Scalar], options: AASACompareOptions) -> [AASAToken] {
         var out: [AASAToken] = []
+        out.reserveCapacity(s.count)   // a token per scalar, more only where folding makes several
         var folded: [UInt32] = []
         for c in s {
             switch c {
