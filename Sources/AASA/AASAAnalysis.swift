@@ -34,7 +34,24 @@ public enum AASARuleAnalysis {
     /// `memo` (``AASAMemoStore``) keeps each compiled rule's facts and each pair's inclusions
     /// across files; the findings are the same without it.
     static func findings(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]], memo: (any AASAMemoStore)? = nil) -> [Finding] {
-        var out: [Finding] = []
+        found(file, compiled: byEntry, memo: memo).map {
+            Finding(code: $0.code, appID: $0.appID, rule: $0.later.compiled.rule, earlier: $0.earlier.compiled.rule)
+        }
+    }
+
+    /// A finding as the analysis records it: the two rules by reference. A ``Finding`` holds
+    /// copies of both rules (about 400 bytes); a file of ten thousand repeated paths has ten
+    /// thousand findings, and their copies were the largest part of a corpus run's peak memory.
+    struct Found {
+        let code: AASADiagnosticCode
+        let appID: String
+        let later: RuleFacts
+        let earlier: RuleFacts
+    }
+
+    /// The findings, at most one per rule and app, with the rules by reference.
+    static func found(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]], memo: (any AASAMemoStore)? = nil) -> [Found] {
+        var out: [Found] = []
         var budget = pairBudget
         var meter = AASAWorkMeter()
         let variables = file.applinks?.variables ?? [:]
@@ -43,14 +60,29 @@ public enum AASARuleAnalysis {
         var factsByEntries: [[Int]: [RuleFacts]] = [:]
         for appID in file.appIDs {
             let entries = file.entries(listing: appID)
-            let facts = factsByEntries[entries] ?? entries.flatMap { byEntry[$0] }.map { compiled in
-                if let memo, compiled.isCompiled { return RuleFacts(compiled, variables: variables, memo: memo, meter: &meter) }
-                return RuleFacts(compiled, meter: &meter)
+            let facts: [RuleFacts]
+            if let known = factsByEntries[entries] {
+                facts = known
+            } else {
+                // Rule by rule from each entry's compiled rules: `flatMap` first made an array of
+                // copies of them (ten thousand rules: 4 MB, grown by doubling) to map from.
+                var made: [RuleFacts] = []
+                made.reserveCapacity(entries.reduce(0) { $0 + byEntry[$1].count })
+                for entry in entries {
+                    for compiled in byEntry[entry] {
+                        if let memo, compiled.isCompiled {
+                            made.append(RuleFacts(compiled, variables: variables, memo: memo, meter: &meter))
+                        } else {
+                            made.append(RuleFacts(compiled, meter: &meter))
+                        }
+                    }
+                }
+                facts = made
+                factsByEntries[entries] = made
             }
-            factsByEntries[entries] = facts
             for j in facts.indices {
                 let later = facts[j].compiled.rule
-                var found: Finding?
+                var found: Found?
                 // Ends at the first duplicate. (Written `where found == nil`, the loop went on to
                 // the first rule, comparing a copy of the optional finding with nil each time: a
                 // file of ten thousand repeated paths took 8 s, every one of them a duplicate of
@@ -59,19 +91,19 @@ public enum AASARuleAnalysis {
                     budget -= 1
                     if budget < 0 || meter.work > workBudget { return out }
                     if facts[i].normalizedPath == facts[j].normalizedPath && facts[i].compiled.rule.sameSettings(as: later) {
-                        found = Finding(code: .ruleDuplicate, appID: appID, rule: later, earlier: facts[i].compiled.rule)
+                        found = Found(code: .ruleDuplicate, appID: appID, later: facts[j], earlier: facts[i])
                         break
                     }
                 }
                 if found == nil && later.exclude {
                     for i in 0..<j where !facts[i].compiled.rule.exclude && facts[i].isCatchAll {
-                        found = Finding(code: .excludeAfterCatchAll, appID: appID, rule: later, earlier: facts[i].compiled.rule)
+                        found = Found(code: .excludeAfterCatchAll, appID: appID, later: facts[j], earlier: facts[i])
                         break
                     }
                 }
                 if found == nil && !facts[j].isEmpty {
                     for i in 0..<j where meter.work <= workBudget && facts[i].covers(facts[j], meter: &meter, memo: memo) {
-                        found = Finding(code: .ruleUnreachable, appID: appID, rule: later, earlier: facts[i].compiled.rule)
+                        found = Found(code: .ruleUnreachable, appID: appID, later: facts[j], earlier: facts[i])
                         break
                     }
                 }
@@ -81,8 +113,14 @@ public enum AASARuleAnalysis {
         return out
     }
 
+    /// A diagnostic of the analysis already reported: its code and the rule's place.
+    struct Reported: Hashable {
+        let code: AASADiagnosticCode
+        let pointer: String
+    }
+
     static func diagnostics(_ file: AASAFile, locations: JSONLocations, memo: (any AASAMemoStore)? = nil) -> [AASADiagnostic] {
-        var seen = Set<String>()
+        var seen = Set<Reported>()
         var out: [AASADiagnostic] = []
         // Without a memo, the rules are compiled for this analysis alone; a memo's are shared
         // with matching.
@@ -92,19 +130,21 @@ public enum AASARuleAnalysis {
             out.append(AASADiagnostic(.patternTooComplex, pointer: rule.rule.pointer, line: line, column: column,
                 message: "\(rule.rule.place) costs more to compile than the file has left of its budget (\(AASAFile.compileBudget) states and transitions, spent in file order): it is not compiled and matches no URL"))
         }
-        for f in findings(file, compiled: byEntry, memo: memo) where seen.insert(f.code.rawValue + " " + f.rule.pointer).inserted {
-            let (line, column) = locations.nearestLocation(of: f.rule.pointer)
-            let earlier = f.earlier.place
+        for f in found(file, compiled: byEntry, memo: memo) {
+            let rule = f.later.compiled.rule
+            guard seen.insert(Reported(code: f.code, pointer: rule.pointer)).inserted else { continue }
+            let (line, column) = locations.nearestLocation(of: rule.pointer)
+            let earlier = f.earlier.compiled.rule.place
             let message: String
             switch f.code {
             case .ruleDuplicate:
-                message = "for \(f.appID), \(f.rule.text) repeats \(earlier), which always decides first"
+                message = "for \(f.appID), \(rule.text) repeats \(earlier), which always decides first"
             case .excludeAfterCatchAll:
-                message = "for \(f.appID), the exclusion \(f.rule.text) comes after \(earlier), which matches every URL; put exclusions first"
+                message = "for \(f.appID), the exclusion \(rule.text) comes after \(earlier), which matches every URL; put exclusions first"
             default:
-                message = "for \(f.appID), \(f.rule.text) never decides: \(earlier) matches every URL it would and comes first"
+                message = "for \(f.appID), \(rule.text) never decides: \(earlier) matches every URL it would and comes first"
             }
-            out.append(AASADiagnostic(f.code, pointer: f.rule.pointer, line: line, column: column, message: message))
+            out.append(AASADiagnostic(f.code, pointer: rule.pointer, line: line, column: column, message: message))
         }
         return out
     }
