@@ -40,8 +40,9 @@ public enum AASARuleAnalysis {
     }
 
     /// A finding as the analysis records it: the two rules by reference. A ``Finding`` holds
-    /// copies of both rules (about 400 bytes); a file of ten thousand repeated paths has ten
-    /// thousand findings, and their copies were the largest part of a corpus run's peak memory.
+    /// copies of both rules (360 bytes); the corpus's file of ten thousand repeated paths has ten
+    /// thousand findings, and at the peak of a stored run of the repeated corpus their copies
+    /// were 26.7 of the 88.5 MB on the heap (heaptrack).
     struct Found {
         let code: AASADiagnosticCode
         let appID: String
@@ -65,7 +66,7 @@ public enum AASARuleAnalysis {
                 facts = known
             } else {
                 // Rule by rule from each entry's compiled rules: `flatMap` first made an array of
-                // copies of them (ten thousand rules: 4 MB, grown by doubling) to map from.
+                // copies of them to map from (289 bytes a rule, grown by doubling).
                 var made: [RuleFacts] = []
                 made.reserveCapacity(entries.reduce(0) { $0 + byEntry[$1].count })
                 for entry in entries {
