@@ -194,13 +194,20 @@ public struct AASAAutomaton: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// How many character ranges the transitions' labels hold in all: what a flat copy of the
+    /// edges, or the atoms' bounds, take room for.
+    var labelRangeCount: Int {
+        var ranges = 0
+        for list in transitions { for t in list { ranges += t.label.ranges.count } }
+        return ranges
+    }
+
     /// Scalars that stand for every class of input no label of `automata` tells apart: the
     /// lower bound of each interval between label bounds. Stepping on these representatives
     /// explores every behaviour of a product of the automata.
     public static func alphabetAtoms(_ automata: [AASAAutomaton]) -> [UInt32] {
         // Two bounds per range at most, in one array sized for them and sorted once.
-        var ranges = 0
-        for a in automata { for list in a.transitions { for t in list { ranges += t.label.ranges.count } } }
+        let ranges = automata.reduce(0) { $0 + $1.labelRangeCount }
         var bounds: [UInt32] = []
         bounds.reserveCapacity(2 * ranges + 1)
         bounds.append(0)

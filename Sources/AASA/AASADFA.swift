@@ -419,8 +419,7 @@ final class AASAFlatNFA: Sendable {
 
     init(_ a: AASAAutomaton) {
         var first: [Int32] = [0], low: [UInt32] = [], high: [UInt32] = [], target: [Int32] = []
-        var ranges = 0
-        for edges in a.transitions { for t in edges { ranges += t.label.ranges.count } }
+        let ranges = a.labelRangeCount
         first.reserveCapacity(a.stateCount + 1)
         low.reserveCapacity(ranges)
         high.reserveCapacity(ranges)
