@@ -35,54 +35,80 @@ public enum AASARuleAnalysis {
     /// across files; the findings are the same without it.
     static func findings(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]], memo: (any AASAMemoStore)? = nil) -> [Finding] {
         found(file, compiled: byEntry, memo: memo).map {
-            Finding(code: $0.code, appID: $0.appID, rule: $0.later.compiled.rule, earlier: $0.earlier.compiled.rule)
+            Finding(code: $0.code, appID: $0.appID, rule: byEntry[$0.later].rule, earlier: byEntry[$0.earlier].rule)
         }
     }
 
-    /// A finding as the analysis records it: the two rules by reference. A ``Finding`` holds
+    /// Where a compiled rule is: its entry's index in `byEntry`, then its index in the entry.
+    struct Place {
+        let entry: Int32
+        let index: Int32
+    }
+
+    /// A finding as the analysis records it: the two rules by their places. A ``Finding`` holds
     /// copies of both rules (360 bytes); the corpus's file of ten thousand repeated paths has ten
     /// thousand findings, and at the peak of a stored run of the repeated corpus their copies
     /// were 26.7 of the 88.5 MB on the heap (heaptrack).
     struct Found {
         let code: AASADiagnosticCode
         let appID: String
-        let later: RuleFacts
-        let earlier: RuleFacts
+        let later: Place
+        let earlier: Place
     }
 
-    /// The findings, at most one per rule and app, with the rules by reference.
+    /// One rule as the pairwise loops read it: its place, the facts of what it compiles from
+    /// (shared by every rule of the file that compiles from the same), and whether its path is
+    /// universal as decided at its turn (after the work spent before it; see
+    /// ``AASAMemo/Metered``).
+    struct Slot {
+        let facts: RuleFacts
+        let place: Place
+        let pathUniversal: Bool
+
+        var isCatchAll: Bool { pathUniversal && facts.queryUniversal && facts.fragmentUniversal }
+    }
+
+    /// The findings, at most one per rule and app, with the rules by their places.
     static func found(_ file: AASAFile, compiled byEntry: [[AASACompiledRule]], memo: (any AASAMemoStore)? = nil) -> [Found] {
         var out: [Found] = []
         var budget = pairBudget
         var meter = AASAWorkMeter()
         let variables = file.applinks?.variables ?? [:]
+        // Rules that compile from the same (same patterns, flags and variables) share their facts:
+        // a file of ten thousand repeated paths made ten thousand (440 bytes each; two runs of that
+        // corpus case at once were 8.8 MB of a stored run's peak, heaptrack).
+        var shared: [SharingKey: RuleFacts] = [:]
         // Apps listed by the same entries have the same rules: read once for all of them (one
         // entry may list a thousand app IDs).
-        var factsByEntries: [[Int]: [RuleFacts]] = [:]
+        var slotsByEntries: [[Int]: [Slot]] = [:]
         for appID in file.appIDs {
             let entries = file.entries(listing: appID)
-            let facts: [RuleFacts]
-            if let known = factsByEntries[entries] {
-                facts = known
+            let slots: [Slot]
+            if let known = slotsByEntries[entries] {
+                slots = known
             } else {
-                // Rule by rule from each entry's compiled rules: `flatMap` first made an array of
-                // copies of them to map from (289 bytes a rule, grown by doubling).
-                var made: [RuleFacts] = []
+                var made: [Slot] = []
                 made.reserveCapacity(entries.reduce(0) { $0 + byEntry[$1].count })
                 for entry in entries {
-                    for compiled in byEntry[entry] {
-                        if let memo, compiled.isCompiled {
-                            made.append(RuleFacts(compiled, variables: variables, memo: memo, meter: &meter))
+                    for (index, compiled) in byEntry[entry].enumerated() {
+                        let key = SharingKey(compiled)
+                        let facts: RuleFacts
+                        if let known = shared[key] {
+                            facts = known
                         } else {
-                            made.append(RuleFacts(compiled, meter: &meter))
+                            facts = RuleFacts(compiled, variables: variables, memo: compiled.isCompiled ? memo : nil)
+                            shared[key] = facts
                         }
+                        made.append(Slot(facts: facts, place: Place(entry: Int32(entry), index: Int32(index)),
+                                         pathUniversal: facts.pathUniversal.value(after: &meter.work, whenCut: false)))
                     }
                 }
-                facts = made
-                factsByEntries[entries] = made
+                slots = made
+                slotsByEntries[entries] = made
             }
-            for j in facts.indices {
-                let later = facts[j].compiled.rule
+            for j in slots.indices {
+                let later = slots[j]
+                let laterRule = byEntry[later.place].rule
                 var found: Found?
                 // Ends at the first duplicate. (Written `where found == nil`, the loop went on to
                 // the first rule, comparing a copy of the optional finding with nil each time: a
@@ -91,20 +117,20 @@ public enum AASARuleAnalysis {
                 for i in 0..<j {
                     budget -= 1
                     if budget < 0 || meter.work > workBudget { return out }
-                    if facts[i].normalizedPath == facts[j].normalizedPath && facts[i].compiled.rule.sameSettings(as: later) {
-                        found = Found(code: .ruleDuplicate, appID: appID, later: facts[j], earlier: facts[i])
+                    if slots[i].facts.normalizedPath == later.facts.normalizedPath && byEntry[slots[i].place].rule.sameSettings(as: laterRule) {
+                        found = Found(code: .ruleDuplicate, appID: appID, later: later.place, earlier: slots[i].place)
                         break
                     }
                 }
-                if found == nil && later.exclude {
-                    for i in 0..<j where !facts[i].compiled.rule.exclude && facts[i].isCatchAll {
-                        found = Found(code: .excludeAfterCatchAll, appID: appID, later: facts[j], earlier: facts[i])
+                if found == nil && laterRule.exclude {
+                    for i in 0..<j where !byEntry[slots[i].place].rule.exclude && slots[i].isCatchAll {
+                        found = Found(code: .excludeAfterCatchAll, appID: appID, later: later.place, earlier: slots[i].place)
                         break
                     }
                 }
-                if found == nil && !facts[j].isEmpty {
-                    for i in 0..<j where meter.work <= workBudget && facts[i].covers(facts[j], meter: &meter, memo: memo) {
-                        found = Found(code: .ruleUnreachable, appID: appID, later: facts[j], earlier: facts[i])
+                if found == nil && !later.facts.isEmpty {
+                    for i in 0..<j where meter.work <= workBudget && slots[i].covers(later, meter: &meter, memo: memo) {
+                        found = Found(code: .ruleUnreachable, appID: appID, later: later.place, earlier: slots[i].place)
                         break
                     }
                 }
@@ -112,6 +138,20 @@ public enum AASARuleAnalysis {
             }
         }
         return out
+    }
+
+    /// What decides whether two rules of one file share their facts: what they compile from
+    /// (an ``AASAMemo/RuleKey`` made without the variables, which are the same for every rule
+    /// of the file and would be hashed for each), and whether they were compiled (a rule past
+    /// the compile budget is not, and matches nothing).
+    struct SharingKey: Hashable {
+        let rule: AASAMemo.RuleKey
+        let isCompiled: Bool
+
+        init(_ compiled: AASACompiledRule) {
+            rule = AASAMemo.RuleKey(compiled.rule, variables: [:])
+            isCompiled = compiled.isCompiled
+        }
     }
 
     /// A diagnostic of the analysis already reported: its code and the rule's place.
@@ -132,10 +172,10 @@ public enum AASARuleAnalysis {
                 message: "\(rule.rule.place) costs more to compile than the file has left of its budget (\(AASAFile.compileBudget) states and transitions, spent in file order): it is not compiled and matches no URL"))
         }
         for f in found(file, compiled: byEntry, memo: memo) {
-            let rule = f.later.compiled.rule
+            let rule = byEntry[f.later].rule
             guard seen.insert(Reported(code: f.code, pointer: rule.pointer)).inserted else { continue }
             let (line, column) = locations.nearestLocation(of: rule.pointer)
-            let earlier = f.earlier.compiled.rule.place
+            let earlier = byEntry[f.earlier].rule.place
             let message: String
             switch f.code {
             case .ruleDuplicate:
@@ -150,13 +190,18 @@ public enum AASARuleAnalysis {
         return out
     }
 
-    /// One compiled rule with the facts the analysis asks about it, each computed once. A class:
-    /// the pairwise loops read `facts[i]` for every earlier rule, and as a struct (a compiled
+    /// What a compiled rule compiles from, with the facts the analysis asks about it, each
+    /// computed once per file (and kept across files in a memo, when there is one). A class:
+    /// the pairwise loops read the facts of every earlier rule, and as a struct (a compiled
     /// rule's automata, a string, arrays) each read copied and released it, an eighth of a whole
     /// corpus run.
     final class RuleFacts {
+        /// The first rule of the file that compiles from this (its automata and options; where
+        /// it is written is each rule's own, in its ``Slot``).
         let compiled: AASACompiledRule
-        let pathUniversal: Bool
+        /// Whether the path accepts every path, decided from no work spent: each rule replays it
+        /// after the work spent before its turn (``AASAMemo/Metered/value(after:whenCut:)``).
+        let pathUniversal: AASAMemo.Metered<Bool>
         let queryUniversal: Bool
         let fragmentUniversal: Bool
         let isEmpty: Bool
@@ -168,12 +213,38 @@ public enum AASARuleAnalysis {
 
         static let anyPath = AASAPatternCompiler.compile("/*", as: .path, options: .init())
 
-        init(_ compiled: AASACompiledRule, meter: inout AASAWorkMeter) {
+        /// The facts of `compiled`, through `memo` (kept by what the rule compiles from) when
+        /// there is one.
+        init(_ compiled: AASACompiledRule, variables: [String: [String]], memo: (any AASAMemoStore)?) {
+            let facts: AASAMemo.Facts
+            if let memo {
+                let key = AASAMemo.RuleKey(compiled.rule, variables: variables)
+                let memoKey = AASAMemo.Key(kind: .facts(key))
+                if let value = memo.value(for: memoKey), case .facts(let f) = value.kind {
+                    facts = f
+                } else {
+                    facts = Self.decide(compiled)
+                    memo.keep(AASAMemo.Value(kind: .facts(facts), weight: key.weight + 64 + 4 * facts.pathPrefix.count), for: memoKey)
+                }
+                self.key = key
+            } else {
+                facts = Self.decide(compiled)
+                key = nil
+            }
             self.compiled = compiled
-            key = nil
             normalizedPath = compiled.rule.normalizedPath
-            pathUniversal = Self.includes(compiled.path, Self.anyPath, &meter)
-            fragmentUniversal = compiled.fragment.isUniversal
+            pathUniversal = facts.pathUniversal
+            queryUniversal = facts.queryUniversal
+            fragmentUniversal = facts.fragmentUniversal
+            isEmpty = facts.isEmpty
+            pathPrefix = facts.pathPrefix
+        }
+
+        /// The facts of a compiled rule, decided from no work spent: the only inclusion is the
+        /// path's against `/*`.
+        static func decide(_ compiled: AASACompiledRule) -> AASAMemo.Facts {
+            let pathUniversal = AASAMemo.Metered { includes(compiled.path, anyPath, &$0) }
+            let queryUniversal: Bool
             switch compiled.query {
             case .ignored: queryUniversal = true
             case .whole(let a): queryUniversal = a.isUniversal
@@ -185,38 +256,10 @@ public enum AASARuleAnalysis {
             case .items(let items): empty = empty || items.contains { $0.value.isEmpty }
             case .ignored: break
             }
-            isEmpty = empty
-            pathPrefix = requiredPrefix(compiled.path)
+            return AASAMemo.Facts(pathUniversal: pathUniversal, queryUniversal: queryUniversal,
+                                  fragmentUniversal: compiled.fragment.isUniversal, isEmpty: empty,
+                                  pathPrefix: requiredPrefix(compiled.path))
         }
-
-        /// The same facts of a compiled rule, kept in `memo` by what the rule compiles from.
-        init(_ compiled: AASACompiledRule, variables: [String: [String]], memo: any AASAMemoStore, meter: inout AASAWorkMeter) {
-            let key = AASAMemo.RuleKey(compiled.rule, variables: variables)
-            let memoKey = AASAMemo.Key(kind: .facts(key))
-            let facts: AASAMemo.Facts
-            if let value = memo.value(for: memoKey), case .facts(let f) = value.kind {
-                facts = f
-            } else {
-                // Decided from no work spent: the only inclusion is the path's against `/*`.
-                var fromZero = AASAWorkMeter()
-                let decided = RuleFacts(compiled, meter: &fromZero)
-                facts = AASAMemo.Facts(
-                    pathUniversal: AASAMemo.Metered(value: decided.pathUniversal, cost: fromZero.work, peak: fromZero.peak),
-                    queryUniversal: decided.queryUniversal, fragmentUniversal: decided.fragmentUniversal,
-                    isEmpty: decided.isEmpty, pathPrefix: decided.pathPrefix)
-                memo.keep(AASAMemo.Value(kind: .facts(facts), weight: key.weight + 64 + 4 * facts.pathPrefix.count), for: memoKey)
-            }
-            self.compiled = compiled
-            self.key = key
-            normalizedPath = compiled.rule.normalizedPath
-            pathUniversal = facts.pathUniversal.value(after: &meter.work, whenCut: false)
-            queryUniversal = facts.queryUniversal
-            fragmentUniversal = facts.fragmentUniversal
-            isEmpty = facts.isEmpty
-            pathPrefix = facts.pathPrefix
-        }
-
-        var isCatchAll: Bool { pathUniversal && queryUniversal && fragmentUniversal }
 
         /// Whether `a` provably accepts all `b` accepts, within the per-decision budget and the
         /// file's ``AASARuleAnalysis/workBudget`` (undecided counts as no). `atoms`: the two
@@ -233,61 +276,73 @@ public enum AASARuleAnalysis {
             if case .whole(let a) = compiled.query { return AASAAutomaton.alphabetAtoms([a]) }
             return []
         }()
+    }
+}
 
-        /// ``covers(_:meter:)``, through `memo` when both rules' facts came from it: the checks
-        /// that decide without an inclusion are made here, the inclusions are kept by pair.
-        func covers(_ later: RuleFacts, meter: inout AASAWorkMeter, memo: (any AASAMemoStore)?) -> Bool {
-            guard let memo, let key, let laterKey = later.key else { return covers(later, meter: &meter) }
-            if !pathUniversal {
-                guard compiled.rule.options == later.compiled.rule.options else { return false }
-                let (a, b) = (pathPrefix, later.pathPrefix)
-                if !(a.starts(with: b) || b.starts(with: a)) { return false }
-            }
-            let memoKey = AASAMemo.Key(kind: .covers(key, laterKey))
-            let decided: AASAMemo.Metered<Bool>
-            if let value = memo.value(for: memoKey), case .covers(let m) = value.kind {
-                decided = m
-            } else {
-                decided = AASAMemo.Metered { covers(later, meter: &$0) }
-                memo.keep(AASAMemo.Value(kind: .covers(decided), weight: key.weight + laterKey.weight + 64), for: memoKey)
-            }
-            return decided.value(after: &meter.work, whenCut: false)
+extension AASARuleAnalysis.Slot {
+    /// ``covers(_:meter:)``, through `memo` when both rules' facts came from it: the checks
+    /// that decide without an inclusion are made here, the inclusions are kept by pair.
+    func covers(_ later: Self, meter: inout AASAWorkMeter, memo: (any AASAMemoStore)?) -> Bool {
+        guard let memo, let key = facts.key, let laterKey = later.facts.key else { return covers(later, meter: &meter) }
+        if !pathUniversal {
+            guard facts.compiled.rule.options == later.facts.compiled.rule.options else { return false }
+            let (a, b) = (facts.pathPrefix, later.facts.pathPrefix)
+            if !(a.starts(with: b) || b.starts(with: a)) { return false }
         }
+        let memoKey = AASAMemo.Key(kind: .covers(key, laterKey))
+        let decided: AASAMemo.Metered<Bool>
+        if let value = memo.value(for: memoKey), case .covers(let m) = value.kind {
+            decided = m
+        } else {
+            decided = AASAMemo.Metered { covers(later, meter: &$0) }
+            memo.keep(AASAMemo.Value(kind: .covers(decided), weight: key.weight + laterKey.weight + 64), for: memoKey)
+        }
+        return decided.value(after: &meter.work, whenCut: false)
+    }
 
-        /// Whether this (earlier) rule matches every URL `later` matches.
-        func covers(_ later: RuleFacts, meter: inout AASAWorkMeter) -> Bool {
-            let sameOptions = compiled.rule.options == later.compiled.rule.options
-            if !pathUniversal {
-                guard sameOptions else { return false }
-                let (a, b) = (pathPrefix, later.pathPrefix)
-                if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
-                let atoms = AASAAutomaton.mergedAtoms(pathAtoms, later.pathAtoms)
-                guard Self.includes(compiled.path, later.compiled.path, &meter, atoms: atoms) else { return false }
-            }
-            if !fragmentUniversal {
-                guard sameOptions else { return false }
-                let atoms = AASAAutomaton.mergedAtoms(fragmentAtoms, later.fragmentAtoms)
-                guard Self.includes(compiled.fragment, later.compiled.fragment, &meter, atoms: atoms) else { return false }
-            }
-            if !queryUniversal {
-                guard sameOptions else { return false }
-                switch (compiled.query, later.compiled.query) {
-                case (.whole(let a), .whole(let b)):
-                    let atoms = AASAAutomaton.mergedAtoms(wholeQueryAtoms, later.wholeQueryAtoms)
-                    guard Self.includes(a, b, &meter, atoms: atoms) else { return false }
-                case (.items(let mine), .items(let theirs)):
-                    // Every item this rule names must be named by `later` with a pattern whose
-                    // values (and the empty value of an absent item) this rule accepts.
-                    for item in mine {
-                        guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
-                              Self.includes(item.value, other.value, &meter) else { return false }
-                    }
-                default:
-                    return false
+    /// Whether this (earlier) rule matches every URL `later` matches.
+    func covers(_ later: Self, meter: inout AASAWorkMeter) -> Bool {
+        let mine = facts, theirs = later.facts
+        let sameOptions = mine.compiled.rule.options == theirs.compiled.rule.options
+        if !pathUniversal {
+            guard sameOptions else { return false }
+            let (a, b) = (mine.pathPrefix, theirs.pathPrefix)
+            if !(a.starts(with: b) || b.starts(with: a)) { return false }   // disjoint languages
+            let atoms = AASAAutomaton.mergedAtoms(mine.pathAtoms, theirs.pathAtoms)
+            guard Facts.includes(mine.compiled.path, theirs.compiled.path, &meter, atoms: atoms) else { return false }
+        }
+        if !mine.fragmentUniversal {
+            guard sameOptions else { return false }
+            let atoms = AASAAutomaton.mergedAtoms(mine.fragmentAtoms, theirs.fragmentAtoms)
+            guard Facts.includes(mine.compiled.fragment, theirs.compiled.fragment, &meter, atoms: atoms) else { return false }
+        }
+        if !mine.queryUniversal {
+            guard sameOptions else { return false }
+            switch (mine.compiled.query, theirs.compiled.query) {
+            case (.whole(let a), .whole(let b)):
+                let atoms = AASAAutomaton.mergedAtoms(mine.wholeQueryAtoms, theirs.wholeQueryAtoms)
+                guard Facts.includes(a, b, &meter, atoms: atoms) else { return false }
+            case (.items(let mine), .items(let theirs)):
+                // Every item this rule names must be named by `later` with a pattern whose
+                // values (and the empty value of an absent item) this rule accepts.
+                for item in mine {
+                    guard let other = theirs.first(where: { $0.comparedName == item.comparedName }),
+                          Facts.includes(item.value, other.value, &meter) else { return false }
                 }
+            default:
+                return false
             }
-            return true
         }
+        return true
+    }
+
+    private typealias Facts = AASARuleAnalysis.RuleFacts
+}
+
+extension [[AASACompiledRule]] {
+    /// The compiled rule at `place`, read in place (no copy of its 289 bytes).
+    subscript(place: AASARuleAnalysis.Place) -> AASACompiledRule {
+        _read { yield self[Int(place.entry)][Int(place.index)] }
     }
 }
 

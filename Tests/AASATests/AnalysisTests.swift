@@ -81,4 +81,17 @@ struct AnalysisTests {
         #expect(f.allSatisfy { $0.code == .ruleDuplicate && $0.earlier.origin == .legacyPath(0) })
         #expect(f.last?.rule.origin == .legacyPath(2_999))
     }
+
+    /// Rules that compile from the same patterns share their facts, but not where they are
+    /// written or their `exclude`: each finding names its own rule and the right earlier one.
+    @Test func rulesWithTheSamePatternsKeepTheirOwnSettings() {
+        let components = #"[{"/": "/a"}, {"/": "/a", "exclude": true}, {"/": "/b"}, {"/": "/a", "exclude": true}, {"/": "/a"}]"#
+        let file = parsed(fileText(components: components))!
+        let f = AASARuleAnalysis.findings(file).map { "\($0.code.rawValue) \($0.rule.origin) after \($0.earlier.origin)" }
+        #expect(f == [
+            "rule-unreachable component(1) after component(0)",
+            "rule-duplicate component(3) after component(1)",
+            "rule-duplicate component(4) after component(0)",
+        ])
+    }
 }
