@@ -90,12 +90,15 @@ public enum AASARuleAnalysis {
                 var made: [Slot] = []
                 made.reserveCapacity(entries.reduce(0) { $0 + byEntry[$1].count })
                 for entry in entries {
-                    for (index, compiled) in byEntry[entry].enumerated() {
-                        let key = SharingKey(compiled)
+                    // By index, the rule read in place: `enumerated()` copied each compiled rule
+                    // (289 bytes and the references in them).
+                    for index in byEntry[entry].indices {
+                        let key = SharingKey(byEntry[entry][index])
                         let facts: RuleFacts
                         if let known = shared[key] {
                             facts = known
                         } else {
+                            let compiled = byEntry[entry][index]
                             facts = RuleFacts(compiled, variables: variables, memo: compiled.isCompiled ? memo : nil)
                             shared[key] = facts
                         }
@@ -148,7 +151,7 @@ public enum AASARuleAnalysis {
         let rule: AASAMemo.RuleKey
         let isCompiled: Bool
 
-        init(_ compiled: AASACompiledRule) {
+        init(_ compiled: borrowing AASACompiledRule) {
             rule = AASAMemo.RuleKey(compiled.rule, variables: [:])
             isCompiled = compiled.isCompiled
         }

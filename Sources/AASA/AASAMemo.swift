@@ -33,7 +33,7 @@ public enum AASAMemo {
         /// Hashed once: a key is hashed at every look-up, and a pair's holds two.
         let hash: Int
 
-        init(_ rule: AASARule, variables: [String: [String]]) {
+        init(_ rule: borrowing AASARule, variables: [String: [String]]) {
             path = rule.path
             query = rule.query
             fragment = rule.fragment
@@ -198,12 +198,23 @@ extension AASACompiledRule {
     }()
 
     /// ``init(_:variables:within:)`` through `memo`: the same rule, automata and budget left.
+    /// `seen` holds what this file's earlier rules found, by what they compile from without the
+    /// variables (the file's, the same for each rule): a file that repeats a rule asks `memo`
+    /// once for it. (The corpus's file of ten thousand repeated paths asked the shared store ten
+    /// thousand times, under its lock, a tenth of an in-process run of the repeated corpus.)
     static func compile(_ rule: AASARule, variables: [String: [String]], within budget: inout Int,
-                        memo: any AASAMemoStore) -> AASACompiledRule {
-        let ruleKey = AASAMemo.RuleKey(rule, variables: variables)
-        let key = AASAMemo.Key(kind: .rule(ruleKey))
+                        memo: any AASAMemoStore, seen: inout [AASAMemo.RuleKey: AASAMemo.RuleCompilation]) -> AASACompiledRule {
+        let sameFileKey = AASAMemo.RuleKey(rule, variables: [:])
         var known = AASAMemo.RuleCompilation()
-        if let value = memo.value(for: key), case .rule(let k) = value.kind { known = k }
+        var ruleKey: AASAMemo.RuleKey?
+        if let k = seen[sameFileKey] {
+            known = k
+        } else {
+            let full = AASAMemo.RuleKey(rule, variables: variables)
+            ruleKey = full
+            if let value = memo.value(for: AASAMemo.Key(kind: .rule(full))), case .rule(let k) = value.kind { known = k }
+            seen[sameFileKey] = known
+        }
         if let (compiled, need, cost) = known.compiled {
             guard budget >= need else { return uncompiled.rebound(to: rule) }
             budget -= cost
@@ -218,8 +229,10 @@ extension AASACompiledRule {
         } else {
             known.failsWithin = before
         }
-        let weight = ruleKey.weight + 64 + (compiled.isCompiled ? before - budget : 0)
-        memo.keep(AASAMemo.Value(kind: .rule(known), weight: weight), for: key)
+        seen[sameFileKey] = known
+        let full = ruleKey ?? AASAMemo.RuleKey(rule, variables: variables)
+        let weight = full.weight + 64 + (compiled.isCompiled ? before - budget : 0)
+        memo.keep(AASAMemo.Value(kind: .rule(known), weight: weight), for: AASAMemo.Key(kind: .rule(full)))
         return compiled
     }
 }
@@ -239,8 +252,11 @@ extension AASAFile {
         guard let applinks else { return [] }
         var left = Self.compileBudget
         defer { spent = Self.compileBudget - left }
+        var seen: [AASAMemo.RuleKey: AASAMemo.RuleCompilation] = [:]
         return applinks.details.map { detail in
-            rules(of: detail, in: applinks).map { AASACompiledRule.compile($0, variables: applinks.variables, within: &left, memo: memo) }
+            rules(of: detail, in: applinks).map {
+                AASACompiledRule.compile($0, variables: applinks.variables, within: &left, memo: memo, seen: &seen)
+            }
         }
     }
 }
