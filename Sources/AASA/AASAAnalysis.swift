@@ -40,7 +40,7 @@ public enum AASARuleAnalysis {
     }
 
     /// Where a compiled rule is: its entry's index in `byEntry`, then its index in the entry.
-    struct Place {
+    struct Place: Hashable {
         let entry: Int32
         let index: Int32
     }
@@ -157,10 +157,11 @@ public enum AASARuleAnalysis {
         }
     }
 
-    /// A diagnostic of the analysis already reported: its code and the rule's place.
+    /// A diagnostic of the analysis already reported: its code and the rule's place (one place,
+    /// one pointer; two integers hash for less than the pointer's text).
     struct Reported: Hashable {
         let code: AASADiagnosticCode
-        let pointer: String
+        let place: Place
     }
 
     static func diagnostics(_ file: AASAFile, locations: JSONLocations, memo: (any AASAMemoStore)? = nil) -> [AASADiagnostic] {
@@ -175,8 +176,8 @@ public enum AASARuleAnalysis {
                 message: "\(rule.rule.place) costs more to compile than the file has left of its budget (\(AASAFile.compileBudget) states and transitions, spent in file order): it is not compiled and matches no URL"))
         }
         for f in found(file, compiled: byEntry, memo: memo) {
+            guard seen.insert(Reported(code: f.code, place: f.later)).inserted else { continue }
             let rule = byEntry[f.later].rule
-            guard seen.insert(Reported(code: f.code, pointer: rule.pointer)).inserted else { continue }
             let (line, column) = locations.nearestLocation(of: rule.pointer)
             let earlier = byEntry[f.earlier].rule.place
             let message: String
