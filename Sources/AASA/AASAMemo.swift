@@ -230,6 +230,8 @@ extension AASACompiledRule {
             known.failsWithin = before
         }
         seen[sameFileKey] = known
+        // A rule met earlier in the file has returned above (compiled, or known not to compile
+        // within a budget at least this one), so the full key was made; the fallback is for form.
         let full = ruleKey ?? AASAMemo.RuleKey(rule, variables: variables)
         let weight = full.weight + 64 + (compiled.isCompiled ? before - budget : 0)
         memo.keep(AASAMemo.Value(kind: .rule(known), weight: weight), for: AASAMemo.Key(kind: .rule(full)))
