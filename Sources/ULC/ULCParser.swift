@@ -40,6 +40,11 @@ private enum Parser {
         var callbackItems = CallbackRanges()
         url.bytes.withUnsafeBufferPointer { b in
             url.forEachQueryItem { item in
+                // Both names start with `u` and are nine bytes or more; decoding only shortens,
+                // so a raw name that is shorter, or starts with another byte than `u` or an
+                // escape, is neither.
+                let name = item.name
+                guard name.count >= 9, case let first = b[name.lowerBound], first == UInt8(ascii: "u") || first == UInt8(ascii: "%") else { return }
                 if item.name(in: b, equals: "ulc-success") {
                     successItems.add(item)
                     callbackItems.add(item.range)

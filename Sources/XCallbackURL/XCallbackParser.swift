@@ -75,6 +75,9 @@ struct XCallbackParser {
                 if let parameter = XCallback.parameter(named: item, in: b) {
                     found[parameter].add(item)
                 } else {
+                    // Room for four at the first: grown one at a time, the array was
+                    // reallocated at the second and the third item.
+                    if actionItems.isEmpty { actionItems.reserveCapacity(4) }
                     actionItems.append(item)
                     checkActionParameter(item, b)
                 }
@@ -128,12 +131,16 @@ struct XCallbackParser {
         let name: StaticString = "x-callback-url"
         guard host.count == name.utf8CodeUnitCount else { return false }
         let p = name.utf8Start
-        for (k, i) in host.enumerated() {
-            let b = url.bytes[i]
-            let lower = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
-            if lower != p[k] { return false }
+        return url.bytes.withUnsafeBufferPointer { b in
+            var k = 0
+            while k < host.count {
+                let c = b[host.lowerBound &+ k]
+                let lower = c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c
+                if lower != p[k] { return false }
+                k &+= 1
+            }
+            return true
         }
-        return true
     }
 
     mutating func checkAction(_ url: borrowing LinkURL) {
@@ -257,8 +264,13 @@ struct XCallbackParser {
             return nil
         case .value(let range): valueRange = range
         }
+        // `noHost` is left out here rather than skipped by `report`: custom-scheme callbacks
+        // need no host, and a callback without one (`launch://`) made an array for nothing.
         var findings: [CallbackFinding] = []
-        let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { findings.append($0) }
+        let nested = CallbackInspection.inspect(url.bytes, value: valueRange) { finding in
+            if case .noHost = finding { return }
+            findings.append(finding)
+        }
         var unusable = false
         if !findings.isEmpty { unusable = report(findings, url, parameter: name, value: valueRange, decoded: nested.decoded ?? "") }
         if !unusable, let scheme = nested.scan.scheme,

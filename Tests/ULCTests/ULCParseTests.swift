@@ -25,6 +25,9 @@ struct ULCParseTests {
     @Test func parameterNamesAreDecodedThenComparedExactly() {
         #expect(ULC.parse("https://a.example/l?ulc%2Dsuccess=https%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example").kind == .ulc)
         #expect(ULC.parse("https://a.example/l?ULC-SUCCESS=https%3A%2F%2Fs.example").kind == .notULC)
+        // A name escaped from its first byte is still read; a shorter raw name never is.
+        #expect(ULC.parse("https://a.example/l?%75lc-success=https%3A%2F%2Fs.example&%75%6C%63%2D%65%72%72%6F%72=https%3A%2F%2Fe.example").kind == .ulc)
+        #expect(ULC.parse("https://a.example/l?ulc-succ=https%3A%2F%2Fs.example").kind == .notULC)
     }
 
     @Test func actionKeepsItsOwnQueryInOrderAndDropsCallbacks() {

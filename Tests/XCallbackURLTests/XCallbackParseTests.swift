@@ -78,6 +78,21 @@ struct XCallbackParseTests {
         #expect(link.parameters == [XCallbackItem(name: "X-Error", value: "d://e")])
     }
 
+    /// Plain names are told apart by length and third letter, then compared in full: names one
+    /// letter off, of the same length, or escaped anywhere, must read as the general comparison does.
+    @Test func parameterNamesNearTheFourAreReadExactly() {
+        let link = XCallback.parse("myapp://x-callback-url/a?x-sourcf=1&x-errors=2&x-cancex=3&x-succesS=4&x-erro=5"
+            + "&x-%73ource=S&x-succes%73=b%3A%2F%2Fc&x-cancel=d%3A%2F%2Fe&x-error=f%3A%2F%2Fg")
+        #expect(link.source == "S")
+        #expect(link.success?.decoded == "b://c")
+        #expect(link.cancel?.decoded == "d://e")
+        #expect(link.error?.decoded == "f://g")
+        #expect(link.parameters.map(\.name) == ["x-sourcf", "x-errors", "x-cancex", "x-succesS", "x-erro"])
+        #expect(link.violationKeys == ["x-sourcf:parameter-reserved-prefix", "x-errors:parameter-reserved-prefix",
+                                       "x-cancex:parameter-reserved-prefix", "x-succesS:parameter-reserved-prefix",
+                                       "x-erro:parameter-reserved-prefix"])
+    }
+
     @Test func pairsSplitAtTheFirstEqualsAndKeepTheirShape() {
         let link = XCallback.parse("myapp://x-callback-url/a?data=YWJj==&flag&&empty=&x-source=")
         #expect(link.parameters == [XCallbackItem(name: "data", value: "YWJj=="), XCallbackItem(name: "flag", value: nil),
