@@ -26,27 +26,23 @@ public enum XCallback {
         guard name.count >= 7 else { return nil }
         let first = bytes[name.lowerBound]
         guard first == UInt8(ascii: "x") || first == UInt8(ascii: "%") else { return nil }
-        // Written plainly (no escape in the first nine bytes), the name's length and third
-        // letter pick the one candidate to compare; an escaped name is decoded by the general
-        // comparisons below.
-        if first == UInt8(ascii: "x"), name.count <= 9, bytes[name.lowerBound &+ 1] == UInt8(ascii: "-") {
-            var k = name.lowerBound &+ 2
-            while k < name.upperBound, bytes[k] != UInt8(ascii: "%") { k &+= 1 }
-            if k == name.upperBound {
-                let candidate: XCallbackParameter
-                switch (name.count, bytes[name.lowerBound &+ 2]) {
-                case (9, UInt8(ascii: "s")): candidate = .success
-                case (7, UInt8(ascii: "e")): candidate = .error
-                case (8, UInt8(ascii: "c")): candidate = .cancel
-                case (8, UInt8(ascii: "s")): candidate = .source
-                default: return nil
-                }
-                // No escape: the raw bytes are the decoded name.
-                let want = candidate.name.utf8Start
-                var i = 3
-                while i < name.count, bytes[name.lowerBound &+ i] == want[i] { i &+= 1 }
-                return i == name.count ? candidate : nil
+        // Written without an escape, the name is its own decoding: its length and third letter
+        // pick the one candidate, compared byte for byte. An escaped name is decoded by the
+        // general comparisons below.
+        if first == UInt8(ascii: "x"), name.count <= 9, bytes[name.lowerBound &+ 1] == UInt8(ascii: "-"),
+           ByteSearch.first(UInt8(ascii: "%"), in: bytes, from: name.lowerBound &+ 2, to: name.upperBound) == name.upperBound {
+            let candidate: XCallbackParameter
+            switch (name.count, bytes[name.lowerBound &+ 2]) {
+            case (9, UInt8(ascii: "s")): candidate = .success
+            case (7, UInt8(ascii: "e")): candidate = .error
+            case (8, UInt8(ascii: "c")): candidate = .cancel
+            case (8, UInt8(ascii: "s")): candidate = .source
+            default: return nil
             }
+            let want = candidate.name.utf8Start
+            var i = 3
+            while i < name.count, bytes[name.lowerBound &+ i] == want[i] { i &+= 1 }
+            return i == name.count ? candidate : nil
         }
         if item.name(in: bytes, equals: "x-success") { return .success }
         if item.name(in: bytes, equals: "x-error") { return .error }
