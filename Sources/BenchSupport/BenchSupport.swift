@@ -31,10 +31,24 @@ public func rate(_ n: Int, _ seconds: Double, unit: String = "links") -> String 
 }
 
 
+/// How this executable was built, printed with its figures: the same code runs 10-20% faster
+/// in the parser comparisons when built with link-time and cross-module optimisation
+/// (`scripts/bench.sh`, docs/benchmarks.md "2026-11-28, afternoon"), so a figure says which
+/// build gave it.
+public var benchBuild: String {
+    #if LINKCONFORM_BENCH_LTO
+    "release, link-time and cross-module optimisation (scripts/bench.sh)"
+    #else
+    if _isDebugAssertConfiguration() { return "debug: these figures say nothing; build with -c release, or use scripts/bench.sh" }
+    return "release, no link-time optimisation (swift build -c release; scripts/bench.sh builds with it)"
+    #endif
+}
+
 /// Prints a side-by-side parsing comparison: rates, best-round ratio and median ratio.
 public func printComparison(_ title: String, ours: String, theirs: String, count: Int,
                      _ timing: (a: Double, b: Double, medianRatio: Double), target: String = "", unit: String = "links") {
     print(title)
+    print("  build: \(benchBuild)")
     print("  \(ours.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.a, unit: unit))   (best round \(String(format: "%.1f", timing.a * 1e3)) ms)")
     print("  \(theirs.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, timing.b, unit: unit))   (best round \(String(format: "%.1f", timing.b * 1e3)) ms)")
     print(String(format: "  ratio of best rounds                   %10.1fx   ", timing.b / timing.a) + target)

@@ -1,4 +1,5 @@
 import Foundation
+import BenchSupport
 
 // linkconform-bench: figures measured side by side in one process.
 //
@@ -29,6 +30,10 @@ struct BenchMain {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let mode = arguments.first ?? "all"
         let number = arguments.dropFirst().first.flatMap(Int.init)
+        if !mode.hasPrefix("profile"), mode != "history-generate" {
+            print("linkconform-bench: \(benchBuild)")
+            fflush(nil)   // before the output of a suite bench it runs as a child
+        }
         switch mode {
         case "suite": await benchSuite()
         case "protocol": await benchProtocol(count: number ?? 100_000)
