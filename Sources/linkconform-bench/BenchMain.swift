@@ -4,7 +4,9 @@ import BenchSupport
 // linkconform-bench: figures measured side by side in one process.
 //
 // Build everything first (swift build -c release): the suites' benchmarks and the linkconform
-// adapter the protocol figure talks to are executables of their own.
+// adapter the protocol figure talks to are executables of their own. scripts/bench.sh ARGS builds
+// them all with link-time and cross-module optimisation in .build-bench and runs this with ARGS;
+// every figure says which build it came from.
 //
 //   swift run -c release linkconform-bench suite            wall time of the whole corpus, in process
 //   swift run -c release linkconform-bench protocol [n]     corpus repeated to n cases: in process, stored, over the adapter protocol
