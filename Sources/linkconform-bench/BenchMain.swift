@@ -32,7 +32,8 @@ struct BenchMain {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let mode = arguments.first ?? "all"
         let number = arguments.dropFirst().first.flatMap(Int.init)
-        if !mode.hasPrefix("profile"), mode != "history-generate" {
+        let figureModes = ["all", "suite", "protocol", "history", "fuzz", "mutations", "json"] + SuiteBenchmarks.all().map(\.suite)
+        if figureModes.contains(mode) {
             print("linkconform-bench: \(benchBuild)")
             fflush(nil)   // before the output of a suite bench it runs as a child
         }
