@@ -13,9 +13,8 @@
 # it came from. `.build/release/linkconform-bench` (plain `swift build -c release`) still works.
 #
 # The first build compiles every product and takes about 10 minutes on a 2-core machine (6 without
-# link-time optimisation); later ones compile what changed and link every product again (a minute
-# or two). The build log goes to
-# .build-bench/build.log.
+# link-time optimisation); later ones compile what changed and link every product again (about a
+# minute and a half). The build log goes to .build-bench/build.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCRATCH=.build-bench

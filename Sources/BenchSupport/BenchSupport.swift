@@ -38,9 +38,10 @@ public func rate(_ n: Int, _ seconds: Double, unit: String = "links") -> String 
 public var benchBuild: String {
     #if LINKCONFORM_BENCH_LTO
     "release, link-time and cross-module optimisation (scripts/bench.sh)"
+    #elseif DEBUG
+    "debug: these figures say nothing; build with -c release, or use scripts/bench.sh"
     #else
-    if _isDebugAssertConfiguration() { return "debug: these figures say nothing; build with -c release, or use scripts/bench.sh" }
-    return "release, no link-time optimisation (swift build -c release; scripts/bench.sh builds with it)"
+    "release, no link-time optimisation (swift build -c release; scripts/bench.sh builds with it)"
     #endif
 }
 
