@@ -175,9 +175,12 @@ func benchProtocol(count: Int) async {
         print(String(format: "  %.1f MB of requests; as a fraction of the raw pipe (best rounds): reference adapter %.1f%%, do-nothing adapter %.1f%%",
                      Double(bytes.count) / 1e6, 100 * (referenceRate ?? 0) / pipe, 100 * (doNothingRate ?? 0) / pipe))
         if doNothingRates.count == pipeRates.count, !pipeRates.isEmpty {
-            let pairs = zip(doNothingRates, pipeRates).map { $0 / $1 }.sorted()
-            print(String(format: "  do-nothing adapter / raw pipe, round by round: median %.1f%% (%@)", 100 * pairs[pairs.count / 2],
-                         pairs.map { String(format: "%.1f%%", 100 * $0) }.joined(separator: ", ") as NSString))
+            let pairs = zip(doNothingRates, pipeRates).map { $0 / $1 }
+            print(String(format: "  do-nothing adapter / raw pipe, round by round: median %.1f%%", 100 * pairs.sorted()[pairs.count / 2]))
+            // In the order run, with both rates: whether the harness or `cat` moved between rounds.
+            print("    " + zip(doNothingRates, pipeRates).map {
+                String(format: "%.1f%% (%.0fk / %.0fk)", 100 * $0 / $1, $0 / 1000, $1 / 1000)
+            }.joined(separator: ", ") + "  (do-nothing / cat, thousand cases/s, in the order run)")
         }
     } else {
         print("  raw pipe echo: cat did not echo every line")
