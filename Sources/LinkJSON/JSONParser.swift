@@ -184,7 +184,7 @@ private struct Reader {
         pointer.withUnsafeBufferPointer { all in
             pointerHasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start...])))
         }
-        var finished = pointerHasher
+        let finished = pointerHasher
         pointerHash = finished.finalize()
     }
 
