@@ -13,7 +13,7 @@ import SeededRandom
 /// so storing does not slow the stream down, and a stop (or a kill) loses at most that.
 ///
 /// Before fuzzing, the corpus's own inputs of the fuzzed operations are asked of the
-/// implementation and judged the same way (``corpusSignatures(shouldStop:progress:)``): each
+/// implementation and judged the same way (``corpusPass(shouldStop:progress:)``): each
 /// signature found while fuzzing is then marked with the first corpus case that shows it, or as
 /// one the corpus does not show (what a reviewer reads first).
 ///
@@ -128,8 +128,10 @@ public final class DifferentialFuzzer: Sendable {
         /// Why the run ended early because of the implementation (given up after repeated crashes).
         public var harnessFailure: String?
         /// The operations that got no more inputs after ``Options/setAsideAfter`` crashes and
-        /// timeouts, in the order set aside, with the inputs they had been sent.
-        public var setAside: [(operation: String, inputs: Int)] = []
+        /// timeouts, in the order set aside, with the inputs they had been sent; `corpusPass`:
+        /// set aside by the corpus pass (`inputs` are then its corpus cases asked), so that
+        /// no fuzzed input was made for it.
+        public var setAside: [(operation: String, inputs: Int, corpusPass: Bool)] = []
         /// Stopped by ``run(shouldStop:progress:)``'s `shouldStop`.
         public var interrupted: Bool
         /// What the corpus pass found: each signature the corpus's inputs give, with the first
@@ -222,40 +224,84 @@ public final class DifferentialFuzzer: Sendable {
     /// Minimisations running at once, beside the stream of inputs.
     static let concurrentMinimisations = 2
 
+    /// What the corpus pass found (``corpusPass(shouldStop:progress:)``).
+    struct CorpusPass {
+        /// Each signature the corpus's inputs give, with the first case (in corpus order) that gives it.
+        var signatures: [String: String] = [:]
+        /// Each error raised (``Disagreement/errorKey``), with the first case that raises it.
+        var errors: [String: String] = [:]
+        /// Why the implementation was given up, if it was.
+        var failure: String?
+        /// The operations set aside during the pass, in the order set aside.
+        var setAside: [SetAside] = []
+        /// The cases asked.
+        var asked = 0
+
+        struct SetAside {
+            let probe: Int
+            /// The operation's corpus cases asked (those in flight when it was set aside included).
+            let asked: Int
+            /// The crash or timeout that set it aside, and how many of the pass's answers for
+            /// the operation had its signature.
+            let trial: Probe.Trial
+            let disagreement: Disagreement
+            let sightings: Int
+        }
+    }
+
     /// The signatures the corpus already shows: every corpus input of the fuzzed operations
     /// asked of the implementation, `window` at a time, and judged as a fuzzed input is
     /// (``Probe/trial(_:caseID:prepared:)``), with the first case of each signature in corpus
     /// order, and likewise each error raised (``Disagreement/errorKey``). Also the reason the
     /// implementation was given up, if it was; `progress` gets the cases done every 50 ms.
-    public func corpusSignatures(shouldStop: @escaping @Sendable () -> Bool = { false },
-                                 progress: @escaping @Sendable (Int) -> Void = { _ in })
-        async -> (signatures: [String: String], errors: [String: String], failure: String?) {
+    ///
+    /// An operation whose answers crash or time out ``Options/setAsideAfter`` times is asked no
+    /// more of its cases, as in the fuzzing after it: each costs a restart or a whole timeout,
+    /// and an adapter that dies on every input spent most of a short run on the pass alone (707
+    /// restarts for the 296 cases of `ulc.parse` and `xcallback.parse`, docs/fuzzing.md).
+    func corpusPass(shouldStop: @escaping @Sendable () -> Bool = { false },
+                    progress: @escaping @Sendable (Int) -> Void = { _ in }) async -> CorpusPass {
+        var pass = CorpusPass()
         var first: [String: Int] = [:], firstError: [String: Int] = [:]
-        var failure: String?
         var done = 0
         var lastProgress = ContinuousClock.now
-        await withTaskGroup(of: (Int, Disagreement?, String?).self) { group in
+        var asked = [Int](repeating: 0, count: probes.count), failures = [Int](repeating: 0, count: probes.count)
+        var sightings: [String: Int] = [:]
+        var setAside = Set<Int>()
+        await withTaskGroup(of: (Int, Probe.Trial?).self) { group in
             var next = 0
             func submit() {
                 let index = next
                 next += 1
                 let (which, id, input) = corpusCases[index]
-                group.addTask { [self] in
-                    guard let trial = await self.probes[which].trial(input, caseID: id) else { return (index, nil, nil) }
-                    switch trial.judgement {
-                    case .differs(let d): return (index, d, nil)
-                    case .notRun(let why): return (index, nil, why)
-                    case .agrees, .skipped: return (index, nil, nil)
-                    }
-                }
+                asked[which] += 1
+                group.addTask { [self] in (index, await self.probes[which].trial(input, caseID: id)) }
             }
-            func more() -> Bool { next < corpusCases.count && failure == nil && !shouldStop() }
+            func more() -> Bool {
+                while next < corpusCases.count, setAside.contains(corpusCases[next].probe) { next += 1 }
+                return next < corpusCases.count && pass.failure == nil && !shouldStop()
+            }
             while next < options.window && more() { submit() }
-            for await (index, disagreement, notRun) in group {
+            for await (index, trial) in group {
                 done += 1
-                if let signature = disagreement?.signature, first[signature].map({ index < $0 }) ?? true { first[signature] = index }
-                if let key = disagreement?.errorKey, firstError[key].map({ index < $0 }) ?? true { firstError[key] = index }
-                if let notRun, failure == nil { failure = notRun }
+                switch trial?.judgement {
+                case .differs(let d)?:
+                    let signature = d.signature
+                    sightings[signature, default: 0] += 1
+                    if first[signature].map({ index < $0 }) ?? true { first[signature] = index }
+                    if let key = d.errorKey, firstError[key].map({ index < $0 }) ?? true { firstError[key] = index }
+                    let which = corpusCases[index].probe
+                    if d.kind == .crashed || d.kind == .timedOut, let limit = options.setAsideAfter, !setAside.contains(which) {
+                        failures[which] += 1
+                        if failures[which] >= limit, let trial {
+                            setAside.insert(which)
+                            pass.setAside.append(.init(probe: which, asked: asked[which], trial: trial, disagreement: d, sightings: 0))
+                        }
+                    }
+                case .notRun(let why)?:
+                    if pass.failure == nil { pass.failure = why }
+                default: break
+                }
                 if more() { submit() }
                 if lastProgress.duration(to: .now) >= .milliseconds(50) {
                     lastProgress = .now
@@ -264,7 +310,15 @@ public final class DifferentialFuzzer: Sendable {
             }
         }
         progress(done)
-        return (first.mapValues { corpusCases[$0].id }, firstError.mapValues { corpusCases[$0].id }, failure)
+        pass.asked = asked.reduce(0, +)
+        pass.signatures = first.mapValues { corpusCases[$0].id }
+        pass.errors = firstError.mapValues { corpusCases[$0].id }
+        // The counts as they stand at the end (answers in flight when it was set aside included).
+        pass.setAside = pass.setAside.map {
+            .init(probe: $0.probe, asked: asked[$0.probe], trial: $0.trial, disagreement: $0.disagreement,
+                  sightings: sightings[$0.disagreement.signature] ?? 1)
+        }
+        return pass
     }
 
     /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up
@@ -275,20 +329,22 @@ public final class DifferentialFuzzer: Sendable {
         var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
         guard !probes.isEmpty else { return summary }
         let known = try store?.differentialSignatures(implementation: info.name) ?? []
+        var pass = CorpusPass()
         if options.corpusPass {
             let total = corpusCases.count
             summary.stats.corpusCases = total
-            let (shown, errors, failure) = await corpusSignatures(shouldStop: shouldStop) { done in
+            pass = await corpusPass(shouldStop: shouldStop) { done in
                 var stats = Stats()
                 stats.corpusCases = total
                 stats.corpusCasesDone = done
                 progress(stats)
             }
-            summary.stats.corpusCasesDone = total
-            summary.corpusSignatures = shown
-            summary.corpusErrors = errors
-            if failure != nil || shouldStop() {
-                summary.harnessFailure = failure
+            // The cases asked: all of them, unless an operation was set aside or the pass stopped.
+            summary.stats.corpusCasesDone = pass.asked
+            summary.corpusSignatures = pass.signatures
+            summary.corpusErrors = pass.errors
+            if pass.failure != nil || shouldStop() {
+                summary.harnessFailure = pass.failure
                 summary.interrupted = shouldStop()
                 progress(summary.stats)
                 return summary
@@ -343,6 +399,37 @@ public final class DifferentialFuzzer: Sendable {
                     group.addTask { [self] in .found(try await self.found(d, trial, stop: { finishing.isSet })) }
                 }
             }
+            /// Counts a disagreement seen `count` times; the first sighting of a signature the
+            /// store does not know waits to be minimised.
+            func sighted(_ d: Disagreement, _ trial: Probe.Trial, count: Int = 1) {
+                let signature = d.signature
+                if let at = bySignature[signature] {
+                    summary.found[at].count += count
+                    if known.contains(signature) || summary.found[at].findingID != nil { pending[signature, default: 0] += count }
+                    return
+                }
+                bySignature[signature] = summary.found.count
+                summary.stats.signatures += 1
+                var found = Found(d, suite: suite(of: d), trial: trial, isNew: !known.contains(signature))
+                found.count = count
+                found.corpusCase = corpusShows[signature]
+                if found.corpusCase == nil, let key = d.errorKey { found.corpusCaseWithSameError = corpusErrors[key] }
+                summary.found.append(found)
+                if known.contains(signature) {
+                    pending[signature, default: 0] += count
+                } else {
+                    summary.stats.newSignatures += 1
+                    waiting.append((d, trial))
+                    startMinimising()
+                }
+            }
+            // An operation the corpus pass set aside gets no input; the crashes or timeouts that
+            // set it aside are its finding, as they would have been in the fuzzing.
+            for aside in pass.setAside {
+                setAside.insert(aside.probe)
+                summary.setAside.append((aside.disagreement.operation, aside.asked, true))
+                sighted(aside.disagreement, aside.trial, count: aside.sightings)
+            }
             while next < options.window && more(next) { submit() }
             while let event = try await group.next() {
                 switch event {
@@ -367,28 +454,10 @@ public final class DifferentialFuzzer: Sendable {
                             failuresByProbe[which] += 1
                             if failuresByProbe[which] >= limit {
                                 setAside.insert(which)
-                                summary.setAside.append((d.operation, sentByProbe[which]))
+                                summary.setAside.append((d.operation, sentByProbe[which], false))
                             }
                         }
-                        let signature = d.signature
-                        if let at = bySignature[signature] {
-                            summary.found[at].count += 1
-                            if known.contains(signature) || summary.found[at].findingID != nil { pending[signature, default: 0] += 1 }
-                        } else {
-                            bySignature[signature] = summary.found.count
-                            summary.stats.signatures += 1
-                            var found = Found(d, suite: suite(of: d), trial: trial, isNew: !known.contains(signature))
-                            found.corpusCase = corpusShows[signature]
-                            if found.corpusCase == nil, let key = d.errorKey { found.corpusCaseWithSameError = corpusErrors[key] }
-                            summary.found.append(found)
-                            if known.contains(signature) {
-                                pending[signature, default: 0] += 1
-                            } else {
-                                summary.stats.newSignatures += 1
-                                waiting.append((d, trial))
-                                startMinimising()
-                            }
-                        }
+                        sighted(d, trial)
                     }
                 }
                 let now = ContinuousClock.now

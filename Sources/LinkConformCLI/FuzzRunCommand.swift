@@ -37,9 +37,10 @@ struct FuzzRunCommand: AsyncParsableCommand {
             first. --no-corpus-pass skips it.
 
             An operation that crashed or timed out --set-aside-after times (50) gets no more \
-            inputs in the run: its crashes are one signature, each costs a restart or a whole \
-            timeout, and an implementation that crashes on half of one operation's inputs would \
-            otherwise spend the run restarting. The summary names what was set aside.
+            inputs in the run, in the corpus pass as in the fuzzing: its crashes are one \
+            signature, each costs a restart or a whole timeout, and an implementation that \
+            crashes on half of one operation's inputs would otherwise spend the run restarting. \
+            The summary names what was set aside.
 
             The adapter is restarted as often as it dies (up to a million times) unless \
             --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \
@@ -170,7 +171,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 inputs: summary.stats.inputs, disagreements: summary.stats.disagreements,
                 signatures: Set(summary.found.map(\.disagreement.signature)),
                 newSignatures: Set(summary.found.filter(\.isNew).map(\.disagreement.signature)), ending: ending,
-                corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCases },
+                corpusCases: summary.corpusSignatures.map { _ in summary.stats.corpusCasesDone },
                 corpusSignatureCount: summary.corpusSignatures?.count ?? 0, corpusMarks: Self.corpusMarks(summary),
                 setAside: summary.setAside.map { Self.setAsideLine($0, after: setAsideAfter) })
             let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
@@ -217,7 +218,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         }
         let marks = Self.corpusMarks(summary)
         if let shown = summary.corpusSignatures {
-            Console.line(FuzzFindingsReport.corpusPassSummary(cases: stats.corpusCases, signatureCount: shown.count,
+            Console.line(FuzzFindingsReport.corpusPassSummary(cases: stats.corpusCasesDone, signatureCount: shown.count,
                                                               signatures: summary.found.map(\.disagreement.signature), marks: marks))
         }
         for found in summary.found {
@@ -242,8 +243,12 @@ struct FuzzRunCommand: AsyncParsableCommand {
     }
 
     /// What the summary and the report say of an operation set aside.
-    static func setAsideLine(_ operation: (operation: String, inputs: Int), after limit: Int) -> String {
-        "\(operation.operation) set aside after \(limit) crashes and timeouts (\(operation.inputs) of its inputs sent): "
+    static func setAsideLine(_ operation: (operation: String, inputs: Int, corpusPass: Bool), after limit: Int) -> String {
+        if operation.corpusPass {
+            return "\(operation.operation) set aside in the corpus pass after \(limit) crashes and timeouts (\(operation.inputs) of its corpus cases asked): "
+                + "no inputs were fuzzed for it (a run of its suite shows its answers case by case); --set-aside-after 0 asks every case and fuzzes it"
+        }
+        return "\(operation.operation) set aside after \(limit) crashes and timeouts (\(operation.inputs) of its inputs sent): "
             + "no more inputs for it in this run; --set-aside-after 0 keeps fuzzing it"
     }
 

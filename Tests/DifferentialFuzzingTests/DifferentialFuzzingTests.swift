@@ -525,15 +525,10 @@ struct FuzzerTests {
     /// An adapter that dies on every xcallback.build input and answers the rest as the
     /// reference does: the operation is set aside after its crashes, the others go on.
     @Test func anOperationThatKeepsCrashingIsSetAsideAndTheOthersGoOn() async throws {
-        let implementation = FixedAnswer { request in
-            request.operation == "xcallback.build" ? .crashed(message: "died") : await SwiftImplementation.reference.run(request)
-        }
-        let operations = ["xcallback.build", "xcallback.parse"]
         var options = DifferentialFuzzer.Options(seed: 5, maxInputs: 600, window: 1)
         options.setAsideAfter = 10
         options.corpusPass = false
-        let summary = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
-                                                   info: try await implementation.start(), store: nil, options: options).run()
+        let summary = try await fuzzCrashingOnBuild(options)
         try #require(summary.setAside.count == 1)
         #expect(summary.setAside[0].operation == "xcallback.build" && summary.setAside[0].inputs >= 10)
         let crashes = try #require(summary.found.first { $0.disagreement.signature == "xcallback.build crashed" })
@@ -545,9 +540,40 @@ struct FuzzerTests {
 
         options.setAsideAfter = nil
         options.maxInputs = 100
-        let never = try await DifferentialFuzzer(corpus: repositoryCorpus, operations: operations, implementation: implementation,
-                                                 info: try await implementation.start(), store: nil, options: options).run()
+        let never = try await fuzzCrashingOnBuild(options)
         #expect(never.setAside.isEmpty && (never.found.first?.count ?? 0) > 10)
+    }
+
+    /// Fuzzes xcallback.build and xcallback.parse with an implementation that dies on every
+    /// xcallback.build input and answers the rest as the reference does.
+    func fuzzCrashingOnBuild(_ options: DifferentialFuzzer.Options) async throws -> DifferentialFuzzer.Summary {
+        let implementation = FixedAnswer { request in
+            request.operation == "xcallback.build" ? .crashed(message: "died") : await SwiftImplementation.reference.run(request)
+        }
+        return try await DifferentialFuzzer(corpus: repositoryCorpus, operations: ["xcallback.build", "xcallback.parse"],
+                                            implementation: implementation, info: try await implementation.start(), store: nil, options: options).run()
+    }
+
+    /// The same adapter with the corpus pass: xcallback.build is set aside there, after its tenth
+    /// crash, with that crash as its finding; its remaining corpus cases are not asked and no
+    /// input is made for it, while xcallback.parse is asked every case and fuzzed.
+    @Test func anOperationThatKeepsCrashingInTheCorpusPassIsSetAsideThere() async throws {
+        var options = DifferentialFuzzer.Options(seed: 5, maxInputs: 200, window: 1)
+        options.setAsideAfter = 10
+        let summary = try await fuzzCrashingOnBuild(options)
+        try #require(summary.setAside.count == 1)
+        let aside = summary.setAside[0]
+        #expect(aside.operation == "xcallback.build" && aside.corpusPass && aside.inputs >= 10)
+        let cases = repositoryCorpus.suites.flatMap(\.cases)
+        let buildCases = cases.filter { $0.operation == "xcallback.build" }.count, parseCases = cases.filter { $0.operation == "xcallback.parse" }.count
+        #expect(aside.inputs < buildCases, "the rest of its \(buildCases) cases are not asked")
+        #expect(summary.stats.corpusCases == buildCases + parseCases && summary.stats.corpusCasesDone == parseCases + aside.inputs)
+        let crashes = try #require(summary.found.first { $0.disagreement.signature == "xcallback.build crashed" })
+        #expect(crashes.count == 10 && crashes.isNew, "one window at a time: exactly the ten crashes that set it aside")
+        #expect(crashes.corpusCase != nil)
+        // Only xcallback.parse inputs were made (about half of the 200), and the reference agrees with itself.
+        #expect(summary.stats.inputs > 50 && summary.stats.inputs < 200, "\(summary.stats.inputs)")
+        #expect(summary.found.count == 1, "\(summary.found.map(\.disagreement.signature))")
     }
 
     /// An adapter that raises one error on every double encoding: a signature of that error no
