@@ -189,7 +189,14 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
     private func run(_ request: Request, alone startsAlone: Bool) async -> Answer {
         var alone = startsAlone
         while true {
+            // Sent again alone after an event it shared: not if the caller has withdrawn it,
+            // asked before waiting for the adapter to itself and again once it has it.
+            if alone, request.withdrawn?() == true { return .notRun(reason: Request.withdrawnReason) }
             await gate.enter(exclusive: alone)
+            if alone, request.withdrawn?() == true {
+                gate.leave(exclusive: alone)
+                return .notRun(reason: Request.withdrawnReason)
+            }
             let attempt = await send(request)
             gate.leave(exclusive: alone)
             switch attempt {

@@ -267,7 +267,8 @@ public final class DifferentialFuzzer: Sendable {
         var lastProgress = ContinuousClock.now
         var asked = [Int](repeating: 0, count: probes.count), failures = [Int](repeating: 0, count: probes.count)
         var sightings: [String: Int] = [:]
-        var setAside = Set<Int>()
+        // Read by the requests in flight too: one set aside is not sent again alone.
+        let setAside = ProbeSet()
         await withTaskGroup(of: (Int, Probe.Trial?).self) { group in
             var next = 0
             func submit() {
@@ -275,7 +276,7 @@ public final class DifferentialFuzzer: Sendable {
                 next += 1
                 let (which, id, input) = corpusCases[index]
                 asked[which] += 1
-                group.addTask { [self] in (index, await self.probes[which].trial(input, caseID: id)) }
+                group.addTask { [self] in (index, await self.probes[which].trial(input, caseID: id, withdrawn: { setAside.contains(which) })) }
             }
             func more() -> Bool {
                 while next < corpusCases.count, setAside.contains(corpusCases[next].probe) { next += 1 }
@@ -389,7 +390,8 @@ public final class DifferentialFuzzer: Sendable {
                 trialsInFlight += 1
                 group.addTask { [self] in
                     guard let (which, input, prepared) = self.input(index, skipping: setAside) else { return .trial(nil, probe: 0) }
-                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared), probe: which)
+                    return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared,
+                                                                 withdrawn: { setAside.contains(which) }), probe: which)
                 }
             }
             func startMinimising() {

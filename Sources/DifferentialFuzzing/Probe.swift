@@ -33,7 +33,9 @@ public struct Probe: Sendable {
     /// Asks both sides. Nil when the input is not one the operation reads, or the reference
     /// cannot answer it or would fail its own expectation (nothing to judge against).
     /// `prepared`: the input as ``operation`` reads it, when the caller has it already.
-    public func trial(_ input: JSONValue, caseID: String, prepared known: OperationDefinition.PreparedInput? = nil) async -> Trial? {
+    /// `withdrawn`: as ``Conformance/Request/withdrawn``; a request withdrawn gives no trial.
+    public func trial(_ input: JSONValue, caseID: String, prepared known: OperationDefinition.PreparedInput? = nil,
+                      withdrawn: (@Sendable () -> Bool)? = nil) async -> Trial? {
         let prepared: OperationDefinition.PreparedInput
         if let known {
             prepared = known
@@ -46,7 +48,9 @@ public struct Probe: Sendable {
               prepared.compare(expectation.expect, referenceOutput).isEmpty else { return nil }
         var encoded: [UInt8] = []
         JSONSerializer.write(input, to: &encoded)
-        let answer = await implementation.run(Request(caseID: caseID, operation: operation.name, input: input, encodedInput: encoded))
+        let answer = await implementation.run(Request(caseID: caseID, operation: operation.name, input: input, encodedInput: encoded,
+                                                      withdrawn: withdrawn))
+        if case .notRun = answer, withdrawn?() == true { return nil }
         var judgement = Judge.judge(answer, operation: operation.name, prepared: prepared, reference: expectation, levels: levels)
         if case .differs(let d) = judgement, d.kind == .protocolError, let note = Self.overLongReference(referenceOutput) {
             judgement = .differs(Disagreement(operation: d.operation, kind: d.kind, fields: d.fields, codes: d.codes,

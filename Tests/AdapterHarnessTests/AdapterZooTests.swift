@@ -104,6 +104,33 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// A request its caller has withdrawn (`Request.withdrawn`, a fuzzer that set its operation
+    /// aside) is not sent again alone after a timeout it shared: it ends not run at once. The
+    /// one still wanted is sent again alone and blamed.
+    @Test func aWithdrawnRequestIsNotSentAgainAlone() async throws {
+        let a = adapter("hang-all", timeout: .milliseconds(500))
+        _ = try await a.start()
+        let answers = await withTaskGroup(of: (String, Answer).self) { group in
+            for id in Self.ids {
+                var r = request(id)
+                if id != "bad" { r.withdrawn = { true } }
+                group.addTask { (id, await a.run(r)) }
+            }
+            var answers: [String: Answer] = [:]
+            for await (id, answer) in group { answers[id] = answer }
+            return answers
+        }
+        let withdrawn = Answer.notRun(reason: Request.withdrawnReason)
+        func timedOut(_ answer: Answer?) -> Bool { if case .timedOut? = answer { true } else { false } }
+        #expect(timedOut(answers["bad"]), "bad: \(String(describing: answers["bad"]))")
+        // Every request expired waiting behind the first; when only one had expired at a check,
+        // that one was blamed without a second try, so it may be a withdrawn one.
+        let others = Self.ids.filter { $0 != "bad" }
+        #expect(others.allSatisfy { answers[$0] == withdrawn || timedOut(answers[$0]) }, "\(answers)")
+        #expect(others.filter { answers[$0] == withdrawn }.count >= others.count - 1, "\(answers)")
+        await a.stop()
+    }
+
     @Test(arguments: [
         ("not-json", "not JSON"),
         ("not-object", "not an object"),

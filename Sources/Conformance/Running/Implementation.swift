@@ -23,12 +23,22 @@ public struct Request: Sendable {
     public let input: JSONValue
     /// The input's JSON text, when the caller already has it (adapters send it as it is).
     public let encodedInput: [UInt8]?
+    /// Asked before the request is sent to an adapter again, alone, after a crash or a timeout
+    /// it shared with other requests: true when the caller no longer needs the answer (a
+    /// fuzzer that has set the operation aside). The request then ends at once as
+    /// `notRun(reason: Request.withdrawnReason)`, and the adapter is not restarted for it.
+    public var withdrawn: (@Sendable () -> Bool)?
 
-    public init(caseID: String, operation: String, input: JSONValue, encodedInput: [UInt8]? = nil) {
+    /// Why a withdrawn request was not run.
+    public static let withdrawnReason = "withdrawn by the caller before it was sent again alone"
+
+    public init(caseID: String, operation: String, input: JSONValue, encodedInput: [UInt8]? = nil,
+                withdrawn: (@Sendable () -> Bool)? = nil) {
         self.caseID = caseID
         self.operation = operation
         self.input = input
         self.encodedInput = encodedInput
+        self.withdrawn = withdrawn
     }
 }
 
