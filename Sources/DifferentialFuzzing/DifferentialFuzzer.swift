@@ -239,19 +239,19 @@ public final class DifferentialFuzzer: Sendable {
 
         struct SetAside {
             let probe: Int
-            /// The operation's corpus cases asked (those in flight when it was set aside included).
-            let asked: Int
-            /// The crash or timeout that set it aside, and how many of the pass's answers for
-            /// the operation had its signature.
+            /// The crash or timeout that set it aside.
             let trial: Probe.Trial
             let disagreement: Disagreement
-            let sightings: Int
+            /// Filled in when the pass ends: the operation's corpus cases asked (those in flight
+            /// when it was set aside included), and how many of its answers had that signature.
+            var asked = 0
+            var sightings = 0
         }
     }
 
     /// The signatures the corpus already shows: every corpus input of the fuzzed operations
     /// asked of the implementation, `window` at a time, and judged as a fuzzed input is
-    /// (``Probe/trial(_:caseID:prepared:)``), with the first case of each signature in corpus
+    /// (``Probe/trial(_:caseID:prepared:withdrawn:)``), with the first case of each signature in corpus
     /// order, and likewise each error raised (``Disagreement/errorKey``). Also the reason the
     /// implementation was given up, if it was; `progress` gets the cases done every 50 ms.
     ///
@@ -296,7 +296,7 @@ public final class DifferentialFuzzer: Sendable {
                         failures[which] += 1
                         if failures[which] >= limit, let trial {
                             setAside.insert(which)
-                            pass.setAside.append(.init(probe: which, asked: asked[which], trial: trial, disagreement: d, sightings: 0))
+                            pass.setAside.append(.init(probe: which, trial: trial, disagreement: d))
                         }
                     }
                 case .notRun(let why)?:
@@ -314,10 +314,9 @@ public final class DifferentialFuzzer: Sendable {
         pass.asked = asked.reduce(0, +)
         pass.signatures = first.mapValues { corpusCases[$0].id }
         pass.errors = firstError.mapValues { corpusCases[$0].id }
-        // The counts as they stand at the end (answers in flight when it was set aside included).
-        pass.setAside = pass.setAside.map {
-            .init(probe: $0.probe, asked: asked[$0.probe], trial: $0.trial, disagreement: $0.disagreement,
-                  sightings: sightings[$0.disagreement.signature] ?? 1)
+        for i in pass.setAside.indices {
+            pass.setAside[i].asked = asked[pass.setAside[i].probe]
+            pass.setAside[i].sightings = sightings[pass.setAside[i].disagreement.signature] ?? 1
         }
         return pass
     }
