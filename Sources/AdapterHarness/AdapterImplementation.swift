@@ -96,7 +96,8 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         do {
             child = try AdapterProcess(configuration: configuration, generation: g,
                                        onLines: { [weak self] in self?.handleLines($0, $1) },
-                                       onExit: { [weak self] in self?.handleExit($0, $1) })
+                                       onExit: { [weak self] in self?.handleExit($0, $1) },
+                                       onOutputClosed: { [weak self] in self?.handleOutputClosed($0) })
         } catch {
             return .failure(ImplementationError("cannot launch \(configuration.arguments.joined(separator: " ")): \(error.localizedDescription)"))
         }
@@ -387,6 +388,33 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         wake = requests.endAll(generation: g,
                                alone: { _ in .crashed(message: "the adapter died (\(how)) while running this case" + note) },
                                shared: { "the adapter died (\(how)) with \($0) cases outstanding" })
+    }
+
+    /// The adapter's stdout ended and it kept running (``AdapterProcess``): it can answer
+    /// nothing more. Treated like a line no seq pins down: the process is replaced, and the
+    /// requests outstanding are sent again alone (a request alone when it happens is blamed,
+    /// as a protocol error). Before the handshake's answer, the launch fails.
+    private func handleOutputClosed(_ g: Int) {
+        let message = "the adapter closed its standard output and kept running"
+        var wake: Wake = []
+        var startWake: StartWake?
+        lock.lock()
+        if supervision.isCurrent(g) {
+            if let waiter = supervision.startWaiter, waiter.generation == g {
+                supervision.startWaiter = nil
+                let tail = supervision.process?.stderrTail.text ?? ""
+                startWake = (waiter, .failure(ImplementationError(message + " before answering start" + Self.stderrNote(tail))))
+                supervision.process?.kill()
+                supervision.exited()
+            } else if requests.hasOutstanding(generation: g) {
+                unattributable(message, &wake)
+            } else {
+                supervision.replace(because: message + " (between cases)")
+            }
+        }
+        lock.unlock()
+        CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
+        if let (w, r) = startWake { w.continuation.resume(returning: r) }
     }
 
     /// The watchdog's tick: a handshake or requests past their deadline. False once stopped.

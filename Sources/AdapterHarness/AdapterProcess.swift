@@ -44,9 +44,17 @@ final class AdapterProcess: @unchecked Sendable {
     private let writer = DispatchQueue(label: "adapter input")
     let stderrTail: ByteRing
 
+    /// How long an adapter whose output ended may take to exit before it is reported as having
+    /// closed its output while running (``init(configuration:generation:onLines:onExit:onOutputClosed:)``).
+    static let exitAfterOutputGrace: DispatchTimeInterval = .milliseconds(500)
+
+    /// `onOutputClosed` is called when the adapter's stdout ended and the process had not exited
+    /// ``exitAfterOutputGrace`` later: it can answer nothing more, and waiting for its requests'
+    /// deadlines would only turn that into timeouts, one per request sent again alone.
     init(configuration: AdapterConfiguration, generation: Int,
          onLines: @escaping @Sendable (Int, [LineEvent]) -> Void,
-         onExit: @escaping @Sendable (Int, String) -> Void) throws {
+         onExit: @escaping @Sendable (Int, String) -> Void,
+         onOutputClosed: @escaping @Sendable (Int) -> Void) throws {
         self.generation = generation
         stderrTail = ByteRing(capacity: configuration.stderrTailBytes)
         // Spawned with an empty signal mask and default dispositions (SpawnedProcess), whatever
@@ -76,9 +84,16 @@ final class AdapterProcess: @unchecked Sendable {
         let process = self.process
         let stdoutDone = DispatchSemaphore(value: 0)
         let stderrDone = DispatchSemaphore(value: 0)
+        let exitSeen = DispatchSemaphore(value: 0)
+        let grace = Self.exitAfterOutputGrace
         let reader = Thread {
             AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLines(generation, $0) }
             stdoutDone.signal()
+            // An adapter that is dying closes its output as it goes; one still running half a
+            // second later closed it on purpose or by mistake (or left it to a child that did).
+            if exitSeen.wait(timeout: .now() + grace) == .timedOut {
+                onOutputClosed(generation)
+            }
             withExtendedLifetime(process) {}
         }
         reader.name = "adapter stdout"
@@ -87,6 +102,7 @@ final class AdapterProcess: @unchecked Sendable {
         // left a child holding its output open has still died, and says how.
         let watcher = Thread {
             let how = process.waitForExit()
+            exitSeen.signal()
             // The answers it wrote before dying are read first, and its last words on stderr
             // come with the exit; a descendant that escaped its group and keeps the pipe open
             // does not hold the exit back for long.

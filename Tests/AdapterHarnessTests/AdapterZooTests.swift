@@ -94,6 +94,41 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// An adapter that closes its output and lives on can never answer again. It is seen within
+    /// half a second, not at each request's deadline: the culprit, sent again alone, is a
+    /// protocol error, and every other case is answered by a new process. (With a timeout of
+    /// 60 s, a timeout-based answer would be a `timedOut` after minutes.)
+    @Test func anAdapterThatClosesItsOutputIsReplacedAndTheCulpritBlamed() async throws {
+        let a = adapter("close-output", timeout: .seconds(60))
+        _ = try await a.start()
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) {
+            if case .protocolError(let m) = $0 { return m.contains("closed its standard output and kept running") }
+            return false
+        }
+        let notes = a.notes
+        #expect(notes.contains { $0.contains("restarted") }, "\(notes)")
+        await a.stop()
+    }
+
+    /// The same between cases: the process is replaced at once, and the next case goes to a
+    /// new one instead of waiting for its deadline (60 s) behind an output that will never speak.
+    @Test func anAdapterThatClosesItsOutputBetweenCasesIsReplaced() async throws {
+        let a = adapter("answer-then-close-output", timeout: .seconds(60), window: 1)
+        _ = try await a.start()
+        #expect(await a.run(request("bad")) == .output(["echo": "bad"]))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !a.notes.contains(where: { $0.contains("closed its standard output and kept running (between cases)") }),
+              ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let answer = await a.run(request("c1"))
+        #expect(answer == .output(["echo": "c1"]), "\(answer)")
+        let notes = a.notes
+        #expect(notes.contains { $0.contains("(between cases)") } && notes.contains { $0.contains("restarted") }, "\(notes)")
+        await a.stop()
+    }
+
     @Test func hangingCaseTimesOutAndOthersAreRetried() async throws {
         let a = adapter("hang", timeout: .milliseconds(500))
         _ = try await a.start()
@@ -199,6 +234,18 @@ struct AdapterZooTests {
             #expect(error.message.contains("cannot load my configuration"))
         }
         #expect(await a.run(request("c1")) == .notRun(reason: "the adapter did not start: " + (a.givenUp ?? "").replacingOccurrences(of: "the adapter did not start: ", with: "")))
+    }
+
+    @Test func anAdapterThatClosesItsOutputDuringStartDoesNotStart() async {
+        // With a start timeout of 60 s, the kind of failure shows it was seen when it happened.
+        let a = adapter("close-output-start", startTimeout: .seconds(60))
+        do {
+            _ = try await a.start()
+            Issue.record("start should fail")
+        } catch {
+            #expect(error.message.contains("closed its standard output and kept running before answering start"), "\(error.message)")
+            #expect(error.message.contains("closing my output"), "\(error.message)")
+        }
     }
 
     @Test func adapterThatNeverAnswersStartTimesOut() async {

@@ -73,6 +73,12 @@ for line in sys.stdin:
     if cmd == "start":
         if mode == "hang-start":
             time.sleep(3600)
+        if mode == "close-output-start":
+            # Closes its output instead of answering, and lives on (until the harness ends it).
+            sys.stderr.write("closing my output\n")
+            sys.stderr.flush()
+            os.close(1)
+            time.sleep(3600)
         if mode == "refuse-version":
             send({"version": 2, "refused": "I only speak version 2"})
             sys.exit(1)
@@ -158,6 +164,17 @@ for line in sys.stdin:
         sys.stderr.write("leaving child %d behind\n" % child.pid)
         sys.stderr.flush()
         os._exit(7)
+    elif mode == "answer-then-close-output":
+        # Answers well, then closes its output and lives on: the next case would never be answered.
+        send(good)
+        os.close(1)
+        time.sleep(3600)
+    elif mode == "close-output":
+        # Closes its output (a library that closed stdout by mistake) and lives on, reading
+        # nothing more: it can never answer again, and has not died either.
+        sys.stdout.flush()
+        os.close(1)
+        time.sleep(3600)
     elif mode == "endless-line":
         # Writes far past the line limit without a newline, then stays silent.
         sys.stdout.write("x" * 5_000_000)
