@@ -141,11 +141,13 @@ struct FuzzRunCommand: AsyncParsableCommand {
                                         store: store, options: options)
         let name = Escaping.terminal(info.name)
         guard !fuzzer.operations.isEmpty else {
-            Console.error("\(info.name) answers none of the operations asked (\(wanted.joined(separator: ", "))) that have corpus inputs")
+            Console.error("\(name) answers none of the operations asked (\(wanted.joined(separator: ", "))) that have corpus inputs")
             await implementation.stop()
             throw Exit.harness
         }
-        Console.error("fuzzing \(info.name) \(info.version) against the reference: \(fuzzer.operations.joined(separator: ", ")); "
+        // The adapter's name and version on one line each: Console.error keeps line breaks
+        // (for stderr tails), and these come from the adapter's handshake.
+        Console.error("fuzzing \(name) \(Escaping.terminal(info.version)) against the reference: \(fuzzer.operations.joined(separator: ", ")); "
                       + "seed \(seed), \(seconds.formattedCompactly) s, window \(implementation.window)")
         let progress = Progress(label: "fuzz \(name)", enabled: !output.noProgress)
         let summary: DifferentialFuzzer.Summary

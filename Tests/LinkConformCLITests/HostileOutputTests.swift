@@ -63,4 +63,24 @@ struct HostileOutputTests {
         #expect(page.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;") && !page.contains("href=\"javascript"))
         #expect(page.contains("hostile\n# Heading") && page.contains(#"\x1b]0;pwned\x07"#), "names and outputs as text")
     }
+
+    /// `fuzz` names the adapter from its handshake on its first line: escaped there as on every
+    /// other line (the line feed in the name once went through raw, starting a line of its own),
+    /// and in the findings report.
+    @Test func fuzzPrintsAHostileAdapterEscaped() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await CLI.run(["fuzz", "--corpus", CLI.repository.appendingPathComponent("Corpus").path,
+                                        "--db", dir + "/f.sqlite", "--reports", dir, "--no-progress", "--seconds", "1",
+                                        "--operation", "ulc.parse", "--adapter", "python3 \(Self.fixtures)/hostile_adapter.py"])
+        #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })")
+        #expect(result.stderr.contains("fuzzing hostile\\n# Heading 2.1.0\\r\\n against the reference"), "\(result.stderr)")
+        #expect(!result.output.split(separator: "\n").contains { $0.hasPrefix("# Heading") }, "\(result.output)")
+        let reports = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".md") }
+        #expect(reports.count == 1, "\(reports)")
+        for file in reports {
+            let text = try String(contentsOfFile: dir + "/" + file, encoding: .utf8)
+            #expect(Self.raw(text).isEmpty, "raw in \(file): \(Self.raw(text).map { String($0, radix: 16) })")
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("# Heading") || $0.hasPrefix("# Injected") }, "\(text)")
+        }
+    }
 }
