@@ -435,11 +435,18 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         }
         let seconds = timeoutText
         let process = supervision.process
+        // Asked only when something expired: an adapter that closed its input never read what
+        // it was sent, and the messages say so.
+        var closedInput: Bool?
+        let why = { (what: String) -> String in
+            if closedInput == nil { closedInput = process?.adapterClosedItsInput ?? false }
+            return what + (closedInput == true ? " (the adapter had closed its standard input)" : "")
+        }
         wake = requests.endExpired(now: now, generation: supervision.generation,
-                                   timedOut: { "no answer within \(seconds) s" + Self.stderrNote(process?.stderrTail.text ?? "") },
-                                   shared: { "no answer within \(seconds) s with \($0) cases outstanding" })
+                                   timedOut: { why("no answer within \(seconds) s") + Self.stderrNote(process?.stderrTail.text ?? "") },
+                                   shared: { why("no answer within \(seconds) s with \($0) cases outstanding") })
         // The request that hangs (or the one behind which others waited) takes the process with it.
-        if !wake.isEmpty { supervision.replace(because: "no answer within \(seconds) s") }
+        if !wake.isEmpty { supervision.replace(because: why("no answer within \(seconds) s")) }
         lock.unlock()
         process?.flushIfStalled()
         CompletionBurst.run { for (w, a) in wake { resume(w, a) } }

@@ -307,6 +307,18 @@ final class AdapterProcess: @unchecked Sendable {
         return true
     }
 
+    /// Whether the adapter has closed its end of its input while the harness still writes to
+    /// it: a write failed, or the pipe reports that nobody reads it any more (`POLLERR` on our
+    /// end). Asked when requests time out, so that the message says why they were never read.
+    var adapterClosedItsInput: Bool {
+        writeLock.withLock {
+            if writeFailed { return true }
+            guard !inputClosed else { return false }
+            var state = pollfd(fd: process.input, events: Int16(POLLOUT), revents: 0)
+            return poll(&state, 1, 0) == 1 && state.revents & Int16(POLLERR) != 0
+        }
+    }
+
     /// Kills the process at once (SIGKILL): used when it misbehaved or hangs.
     func kill() {
         process.terminate(SIGKILL)

@@ -129,6 +129,21 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// An adapter that closes its input and lives on is left to the timeout (the requests it
+    /// read may still be answered), but the messages say why the rest were never read.
+    @Test func aTimeoutAfterTheAdapterClosedItsInputSaysSo() async throws {
+        let a = adapter("close-input", timeout: .seconds(1))
+        _ = try await a.start()
+        let answers = await runAll(a, Self.ids)
+        expectOnlyTheCulpritBlamed(answers) {
+            if case .timedOut(let m) = $0 { return m.contains("within 1 s (the adapter had closed its standard input)") }
+            return false
+        }
+        let notes = a.notes
+        #expect(notes.contains { $0.contains("(the adapter had closed its standard input)") }, "\(notes)")
+        await a.stop()
+    }
+
     @Test func hangingCaseTimesOutAndOthersAreRetried() async throws {
         let a = adapter("hang", timeout: .milliseconds(500))
         _ = try await a.start()

@@ -169,6 +169,11 @@ for line in sys.stdin:
         send(good)
         os.close(1)
         time.sleep(3600)
+    elif mode == "close-input":
+        # Closes its input (what was written to it and not read yet is lost) and lives on
+        # without answering.
+        os.close(0)
+        time.sleep(3600)
     elif mode == "close-output":
         # Closes its output (a library that closed stdout by mistake) and lives on, reading
         # nothing more: it can never answer again, and has not died either.
