@@ -90,7 +90,8 @@ final class AdapterProcess: @unchecked Sendable {
             AdapterProcess.readLines(fd: out, maxLine: maxLine) { onLines(generation, $0) }
             stdoutDone.signal()
             // An adapter that is dying closes its output as it goes; one still running half a
-            // second later closed it on purpose or by mistake (or left it to a child that did).
+            // second later closed it on purpose or by mistake (a child of its group that still
+            // held the pipe would have kept the output from ending at all).
             if exitSeen.wait(timeout: .now() + grace) == .timedOut {
                 onOutputClosed(generation)
             }
