@@ -143,34 +143,38 @@ final class AdapterProcess: @unchecked Sendable {
         return flush()
     }
 
-    /// Queues the `run` request `request` with `seq`, written straight into the queue, and sees
-    /// that it is written soon, in one system call with the messages queued meanwhile. False
-    /// when the adapter no longer reads its input. The request is only borrowed (written under
-    /// the lock taken by hand: a closure would copy it, retaining each of its references).
-    ///
-    /// The message that finds the queue empty arranges the flush. In a burst of completions
-    /// (answers sending the next requests, ``CompletionBurst``) the burst's thread flushes when
-    /// it ends, without waiting (``flushWithoutWaiting()``): the requests a read of answers
-    /// woke go out in one write, and no other thread is woken for it. Elsewhere a task writes
-    /// what the pipe takes, after the requests already woken have queued theirs; what the pipe
-    /// does not take then is left to the process's ``writer``, which may wait.
-    func enqueue(seq: Int, _ request: borrowing Request) -> Bool {
+    /// Queues the `run` request `request` with `seq`, written straight into the queue. Nil when
+    /// the adapter no longer reads its input; otherwise whether this message found the queue
+    /// empty and so owes the flush (``arrangeFlush()``, called once the caller's lock is let
+    /// go). The caller holds the lock under which it registered `seq`: the requests go out in
+    /// the order they were registered, which is the order their deadlines run from. The
+    /// request is only borrowed (written under the lock taken by hand: a closure would copy
+    /// it, retaining each of its references).
+    func enqueue(seq: Int, _ request: borrowing Request) -> Bool? {
         writeLock.lock()
         guard !inputClosed && !writeFailed else {
             writeLock.unlock()
-            return false
+            return nil
         }
         let owed = queued.isEmpty && !writing
         AdapterProtocol.writeRunRequest(seq: seq, request, to: &queued)
         writeLock.unlock()
-        if owed && !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
-            // A task (it runs after the requests already woken have queued theirs, so they go
-            // out in one write) that writes what the pipe takes now; a rest waits on the writer.
-            // If the pool is too busy to run it, the watchdog hands the queue to the writer
-            // (``flushIfStalled()``).
+        return owed
+    }
+
+    /// Sees that what ``enqueue(seq:_:)`` queued is written soon, in one system call with the
+    /// messages queued meanwhile. In a burst of completions (answers sending the next
+    /// requests, ``CompletionBurst``) the burst's thread flushes when it ends, without waiting
+    /// (``flushWithoutWaiting()``): the requests a read of answers woke go out in one write,
+    /// and no other thread is woken for it. Elsewhere a task writes what the pipe takes, after
+    /// the requests already woken have queued theirs; what the pipe does not take then is left
+    /// to the process's ``writer``, which may wait.
+    func arrangeFlush() {
+        if !CompletionBurst.deferOnce(ObjectIdentifier(self), flushWithoutWaiting) {
+            // If the pool is too busy to run the task, the watchdog hands the queue to the
+            // writer (``flushIfStalled()``).
             Task { self.flushWithoutWaiting() }
         }
-        return true
     }
 
     /// Writes what the pipe takes now (our end of it does not block) and leaves the rest, if

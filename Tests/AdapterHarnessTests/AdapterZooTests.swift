@@ -144,6 +144,30 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// Requests reach the adapter in the order they were registered, which is the order their
+    /// deadlines run from: when one request expires alone, the adapter (reading in order) is
+    /// stuck on it, not on one written before it. Registered and written in two steps, two
+    /// threads could write them the other way round, and a case waiting behind the one that
+    /// hangs could expire first and be blamed.
+    @Test func requestsAreWrittenInTheOrderTheyWereRegistered() async throws {
+        let a = adapter("order", window: 32)
+        _ = try await a.start()
+        let behind = await withTaskGroup(of: Int.self) { group in
+            for i in 0..<3_000 {
+                group.addTask {
+                    let answer = await a.run(self.request("c\(i)"))
+                    guard case .output(let output) = answer else { return -1 }
+                    return output["behind"]?.intValue ?? -1
+                }
+            }
+            var worst = 0
+            for await b in group { worst = b < 0 ? -1 : max(worst, b) }
+            return worst
+        }
+        #expect(behind == 0, "requests written out of the order they were registered in: \(behind)")
+        await a.stop()
+    }
+
     @Test func hangingCaseTimesOutAndOthersAreRetried() async throws {
         let a = adapter("hang", timeout: .milliseconds(500))
         _ = try await a.start()
