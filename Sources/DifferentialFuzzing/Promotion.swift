@@ -82,17 +82,19 @@ public struct Promotion: Sendable {
 
         var c = JSONObject(capacity: 10)
         c.append("id", .string(caseID))
-        c.append("title", .string(title(finding)))
+        // The implementation's name, version and answer come from the adapter: any hidden
+        // character in them is written visibly, as the linter requires of corpus text.
+        c.append("title", .string(HiddenCharacters.visibleText(title(finding))))
         c.append("operation", .string(finding.operation))
         c.append("requirement", .string(requirement))
         if !also.isEmpty { c.append("also", .array(also.map(JSONValue.string))) }
         c.append("polarity", .string(polarity.rawValue))
         c.append("provenance", ["kind": "regression",
-                                "source": .string("differential fuzzing finding D\(finding.id): \(finding.implementation) \(finding.implementationVersion), signature '\(finding.signature)', first seen \(finding.firstSeen)")])
+                                "source": .string(HiddenCharacters.visibleText("differential fuzzing finding D\(finding.id): \(finding.implementation) \(finding.implementationVersion), signature '\(finding.signature)', first seen \(finding.firstSeen)"))])
         c.append("input", input)
         c.append("expect", expectation.expect)
         let answer = finding.implementationAnswer.count > 400 ? String(finding.implementationAnswer.prefix(397)) + "..." : finding.implementationAnswer
-        c.append("note", .string("\(finding.implementation) answered \(answer)"))
+        c.append("note", .string(HiddenCharacters.visibleText("\(finding.implementation) answered \(answer)")))
         return Promotion(caseID: caseID, file: file, caseJSON: .object(c))
     }
 

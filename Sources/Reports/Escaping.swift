@@ -1,3 +1,5 @@
+import Conformance
+
 /// How text that came from outside (an implementation's name, version, language, homepage and
 /// notes, case messages, actual outputs, a link given to `check`) is written into each output:
 /// the one place that knows. Every report and the CLI's human output go through it; JSON does not
@@ -20,28 +22,12 @@ public enum Escaping {
     // MARK: shared
 
     /// Whether a character is written as a visible escape in human output (see the type's
-    /// documentation for the list).
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        case 0x2028, 0x2029, 0xFFFE, 0xFFFF: true
-        default: false
-        }
-    }
+    /// documentation for the list; the set is defined once, in `HiddenCharacters`, for the corpus
+    /// linter too).
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool { HiddenCharacters.isHidden(scalar) }
 
     /// The visible escape of a hidden character: `\n`, `\r`, `\t`, `\x1b`, `\u{202E}`.
-    public static func visible(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        default:
-            let hex = String(scalar.value, radix: 16)
-            if scalar.value < 0x80 { return "\\x" + (hex.count < 2 ? "0" : "") + hex }
-            return "\\u{" + hex.uppercased() + "}"
-        }
-    }
+    public static func visible(_ scalar: Unicode.Scalar) -> String { HiddenCharacters.visible(scalar) }
 
     // MARK: terminal
 

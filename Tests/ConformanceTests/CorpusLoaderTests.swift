@@ -139,6 +139,37 @@ struct CorpusLoaderTests {
         #expect(error?.message.contains("limit") == true)
     }
 
+    /// Corpus text reaches terminals and reports: a control or bidi character in a title, note,
+    /// provenance or requirement is an error at its field. Inputs and expectations are data and
+    /// may hold anything.
+    @Test func hiddenCharactersInCorpusTextAreErrorsAtTheirField() throws {
+        let tmp = TemporaryCorpus()
+        tmp.copyRealRegistry()
+        let path = tmp.root + "/ulc/requirements.json"
+        let registry = try String(contentsOfFile: path, encoding: .utf8)
+        let first = try #require(registry.range(of: "\"statement\": \""))
+        tmp.write("ulc/requirements.json", registry.replacingCharacters(in: first, with: #""statement": "\u202e"#))
+        let good = #""id": "ulc/x/data", "title": "t", "operation": "ulc.parse", "requirement": "ULC-1", "polarity": "conforming", "provenance": {"kind": "spec"}, "input": {"link": "https://a/\u001b[31m\n"}, "expect": {"kind": "notULC"}"#
+        tmp.write("ulc/cases/text.json", """
+            {"suite": "ulc", "cases": [
+              {\(good)},
+              {"id": "ulc/x/title", "title": "red \\u001b[31m", "operation": "ulc.parse", "requirement": "ULC-1", "polarity": "conforming",
+               "provenance": {"kind": "observed", "source": "seen\\r\\nhere"}, "note": "tab\\there", "input": {"link": "https://a"}, "expect": {"kind": "notULC"}}
+            ]}
+            """)
+        let corpus = Corpus.load(from: tmp.root)
+        let hidden = corpus.errors.filter { $0.message.contains("hidden character") }
+        let fields = Set(hidden.filter { $0.file.hasSuffix("text.json") }.map(\.field))
+        #expect(fields == ["cases[1].title", "cases[1].provenance.source", "cases[1].note"], "\(hidden)")
+        #expect(hidden.first { $0.field == "cases[1].title" }?.message.contains("\\x1b (U+1B)") == true)
+        #expect(hidden.first { $0.field == "cases[1].title" }?.line == 3)
+        let statement = try #require(hidden.first { $0.file.hasSuffix("requirements.json") })
+        #expect(statement.field.hasSuffix(".statement") && statement.message.contains("\\u{202E}"), "\(statement)")
+        // The case with controls in its input only is read; the other is not.
+        let ids = corpus.suites.flatMap(\.cases).map(\.id)
+        #expect(ids.contains("ulc/x/data") && !ids.contains("ulc/x/title"))
+    }
+
     @Test func caseIdsMustLookLikePaths() {
         #expect(CorpusLint.isValidCaseID("ulc/parse/webex-link", suite: "ulc"))
         #expect(CorpusLint.isValidCaseID("ulc/parse-action/v1.2", suite: "ulc"))

@@ -661,6 +661,31 @@ struct PromotionTests {
         #expect(try String(contentsOfFile: promotion.file, encoding: .utf8) == text)
     }
 
+    /// A hostile adapter's name, version and answer reach the case's title, provenance and note
+    /// with every hidden character written visibly, so the case lints clean.
+    @Test func aHostileAdaptersFindingIsPromotedWithItsControlsVisible() async throws {
+        let root = TestScratch.path("promote-hostile", "Corpus")
+        try FileManager.default.copyItem(atPath: repositoryCorpus.root, toPath: root)
+        let store = try temporaryStore()
+        let link = "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example&ulc-error=https%3A%2F%2Fe.example"
+        let input = JSONValue.object(JSONObject([.init(key: "link", value: .string(link))])).serialized()
+        let (finding, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "evil\u{1B}[2J\nimpl\u{202E}", implementationVersion: "1\r\u{7}", suite: "ulc", operation: "ulc.parse", kind: "crashed",
+            signature: "ulc.parse crashed", fields: [], referenceCodes: ["callback-not-https"], message: "m",
+            input: input, minimisedInput: input, referenceOutput: "{}", implementationAnswer: "crashed: abort\n\u{1B}]0;pwned\u{7}"))
+        let promotion = try await Promotion.prepare(finding, corpus: Corpus.load(from: root))
+        let texts = [promotion.caseJSON["title"], promotion.caseJSON["provenance"]?["source"], promotion.caseJSON["note"]].map { $0?.stringValue ?? "" }
+        for text in texts {
+            #expect(!text.isEmpty && !text.unicodeScalars.contains(where: HiddenCharacters.isHidden), "\(text.debugDescription)")
+        }
+        #expect(texts[0].hasPrefix(#"evil\x1b[2J\nimpl\u{202E} crashes"#), "\(texts[0])")
+        #expect(texts[1].contains(#"1\r\x07"#) && texts[2].contains(#"abort\n\x1b]0;pwned\x07"#))
+        try promotion.write(corpusRoot: root)
+        let after = Corpus.load(from: root)
+        #expect(after.errors.isEmpty, "\(after.errors)")
+        #expect(after.suites.flatMap(\.cases).contains { $0.id == promotion.caseID })
+    }
+
     /// `aasa.match` reports no violation: the requirement and polarity come from the cases the
     /// reference answers for the same reason (here `no_match: url-port`), not from the most
     /// common requirement of the conforming cases (the substitution variables' AASA-31).

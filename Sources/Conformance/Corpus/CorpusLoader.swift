@@ -71,6 +71,42 @@ struct CorpusLoader {
         return problems.isEmpty
     }
 
+    /// Corpus text (titles, statements, notes, provenance, member names) is shown in terminals
+    /// and reports: a hidden character in it (``HiddenCharacters``: a control, a bidirectional
+    /// control, a line separator) is an error, each string named by its field. The members named
+    /// in `exempt` (a case's `input` and `expect`: data, hostile on purpose) are not read.
+    /// Returns whether the value is clean.
+    @discardableResult
+    mutating func checkHiddenCharacters(_ value: JSONValue, at pointer: String, _ file: String, _ doc: JSONDocument,
+                                        exempt: Set<String> = []) -> Bool {
+        func first(_ text: String) -> Unicode.Scalar? { text.unicodeScalars.first(where: HiddenCharacters.isHidden) }
+        func problem(_ scalar: Unicode.Scalar, _ what: String) -> String {
+            "the \(what) holds the hidden character \(HiddenCharacters.visible(scalar)) (U+\(String(scalar.value, radix: 16, uppercase: true))); corpus text is shown in terminals and reports, so write it visibly"
+        }
+        var clean = true
+        switch value {
+        case .string(let text):
+            if let scalar = first(text) {
+                issue(.error, file, doc.locations, pointer, problem(scalar, "text"))
+                clean = false
+            }
+        case .array(let items):
+            for (i, item) in items.enumerated() where !checkHiddenCharacters(item, at: pointer + "/\(i)", file, doc) { clean = false }
+        case .object(let members):
+            for member in members where !exempt.contains(member.key) {
+                let inner = pointer + "/" + jsonPointerToken(member.key)
+                if let scalar = first(member.key) {
+                    issue(.error, file, doc.locations, inner, problem(scalar, "member name"))
+                    clean = false
+                }
+                if !checkHiddenCharacters(member.value, at: inner, file, doc) { clean = false }
+            }
+        default:
+            break
+        }
+        return clean
+    }
+
     mutating func loadSuite(_ definition: SuiteDefinition) -> SuiteCorpus? {
         let suiteDir = path(definition.name)
         var isDirectory: ObjCBool = false
@@ -113,6 +149,7 @@ struct CorpusLoader {
         registryLocations[file] = doc.locations
         let value = doc.value
         guard shapeCheck(RequirementRegistry.shape, value, at: "", file, doc) else { return nil }
+        checkHiddenCharacters(value, at: "", file, doc)
         if value["suite"]?.stringValue != definition.name {
             issue(.error, file, doc.locations, "/suite", "expected \"\(definition.name)\", the folder's suite")
         }
@@ -164,6 +201,7 @@ struct CorpusLoader {
     mutating func loadCases(_ file: String, _ definition: SuiteDefinition, _ registry: RequirementRegistry) -> [ConformanceCase] {
         guard let doc = document(file) else { return [] }
         guard shapeCheck(ConformanceCase.fileShape, doc.value, at: "", file, doc) else { return [] }
+        checkHiddenCharacters(doc.value, at: "", file, doc, exempt: ["cases"])
         if doc.value["suite"]?.stringValue != definition.name {
             issue(.error, file, doc.locations, "/suite", "expected \"\(definition.name)\", the folder's suite")
         }
@@ -182,6 +220,7 @@ struct CorpusLoader {
             issue(.error, file, doc.locations, pointer + field, message)
             ok = false
         }
+        if !checkHiddenCharacters(item, at: pointer, file, doc, exempt: ["input", "expect"]) { ok = false }
         let id = item["id"]?.stringValue ?? ""
         func failInput(_ problem: JSONFieldError, _ operation: OperationDefinition) {
             fail(problem.pointer, "\(problem.problem) (case '\(id)', \(operation.name) input)")
