@@ -55,7 +55,9 @@ extension ULC {
                     message: "\(parameter.rawValue) is already percent-encoded; building would encode it twice (pass the plain URL)"))
             } else {
                 let url = LinkURL(parsing: value)
-                problems += urlProblems(parameter, url.scan) { r in r.map(url.text(in:)) ?? value }
+                problems += url.bytes.withUnsafeBufferPointer { bytes in
+                    urlProblems(parameter, url.scan, bytes) { r in r.map(url.text(in:)) ?? value }
+                }
             }
         }
         // The reference sender emits only perfect links: any problem, MUST or SHOULD, refuses.
@@ -67,14 +69,15 @@ extension ULC {
         return link
     }
 
-    /// The problems of a callback URL (decoded once and split as `scan`): it must be an absolute
-    /// https URL with a host, no user information, and valid syntax. `text` gives the text of a
-    /// range of the URL (nil: all of it), and is only called to word a violation.
-    static func urlProblems(_ parameter: ULCParameter, _ scan: URLScan, offset: Int? = nil,
+    /// The problems of a callback URL (decoded once into `bytes` and split as `scan`): it must be
+    /// an absolute https URL with a host free of percent-escapes, no user information, and valid
+    /// syntax. `text` gives the text of a range of the URL (nil: all of it), and is only called
+    /// to word a violation.
+    static func urlProblems(_ parameter: ULCParameter, _ scan: URLScan, _ bytes: UnsafeBufferPointer<UInt8>, offset: Int? = nil,
                             text: @escaping @Sendable (Range<Int>?) -> String) -> [ULCViolation] {
         var found: [ULCViolation] = []
         if let scheme = scan.scheme, !scan.isHTTPS { found.append(notHTTPS(parameter, offset: offset, scheme: text(scheme))) }
-        CallbackInspection.urlFindings(scan) { found.append(violation($0, parameter, offset: offset, text: text)) }
+        CallbackInspection.urlFindings(scan, bytes) { found.append(violation($0, parameter, offset: offset, text: text)) }
         return found
     }
 
@@ -91,6 +94,7 @@ extension ULC {
         case .notAbsolute: code = .callbackNotAbsolute
         case .noHost: code = .callbackNoHost
         case .userinfo: code = .callbackUserinfo
+        case .escapedHost: code = .callbackHostEscaped
         }
         let suffix = finding == .notAbsolute ? "; it must be a universal link (https://host/...)" : ""
         return ULCViolation(code, parameter: parameter, offset: at,

@@ -20,6 +20,9 @@ public enum CallbackFinding: Sendable, Hashable {
     case noHost
     /// Decoded once, the URL has user information (the range is in the decoded text).
     case userinfo(Range<Int>)
+    /// Decoded once, the URL's host (a registered name, the range in the decoded text) holds a
+    /// percent-escape: no domain name does, and readers disagree on what the host is.
+    case escapedHost(Range<Int>)
     /// Decoded once, the URL breaks RFC 3986 syntax (the first problem).
     case invalidSyntax(URLDiagnostic)
 }
@@ -75,20 +78,34 @@ public enum CallbackInspection {
                 return nested
             }
         }
-        urlFindings(nested.scan, report: report)
+        nested.withDecodedBytes { urlFindings(nested.scan, $0, report: report) }
         return nested
     }
 
-    /// The findings of a URL already decoded and split as `scan`: `notAbsolute` (alone), or
-    /// `noHost`, `userinfo` and `invalidSyntax`, each when it applies.
-    public static func urlFindings(_ scan: borrowing URLScan, report: (CallbackFinding) -> Void) {
+    /// The findings of a URL already decoded into `bytes` and split as `scan`: `notAbsolute`
+    /// (alone), or `noHost`, `userinfo`, `escapedHost` and `invalidSyntax`, each when it applies.
+    public static func urlFindings(_ scan: borrowing URLScan, _ bytes: UnsafeBufferPointer<UInt8>, report: (CallbackFinding) -> Void) {
         guard scan.isAbsolute else {
             report(.notAbsolute)
             return
         }
         if scan.hasNoHost { report(.noHost) }
         if let userinfo = scan.userinfo { report(.userinfo(userinfo)) }
+        if let host = escapedHost(scan, bytes) { report(.escapedHost(host)) }
         if let problem = scan.firstSyntaxDiagnostic { report(.invalidSyntax(problem)) }
+    }
+
+    /// The host, when it is a registered name holding a well-formed percent-escape (`%00`,
+    /// `%2E`, `%C3%A9`). RFC 3986 (section 3.2.2) allows escapes in a registered name but asks
+    /// for the IDNA form of a name meant for DNS; readers then disagree on the host: WHATWG URL
+    /// decodes it for web schemes (`%2E` becomes a dot, `%00` fails), Foundation changed how it
+    /// reads `%00` (swift-foundation PR #2141), others keep the escape. A host with a malformed
+    /// escape is a syntax error instead, and an IP literal (`[...]`) is left alone.
+    static func escapedHost(_ scan: borrowing URLScan, _ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let host = scan.host, !host.isEmpty, host.upperBound <= bytes.count, bytes[host.lowerBound] != UInt8(ascii: "["),
+              ByteSearch.first(UInt8(ascii: "%"), in: bytes, from: host.lowerBound, to: host.upperBound) < host.upperBound,
+              !scan.syntaxDiagnostics.contains(where: { $0.component == .host }) else { return nil }
+        return host
     }
 
     /// Where a value written raw ended: at a `&` (and what came after it, when that is not one
@@ -157,6 +174,8 @@ public enum CallbackInspection {
             return "\(name) reads '\(shortened(text(nil)))', which has no host" + suffix
         case .userinfo(let range):
             return "\(name) carries user information ('\(shortened(text(range)))@'); a host after '@' is a classic way to disguise where a link leads"
+        case .escapedHost(let range):
+            return "\(name)'s host '\(shortened(text(range)))' holds a percent-escape: no domain name does, and readers disagree on such a host (WHATWG URL decodes it in web URLs, so '%2E' is a dot and '%00' fails; Foundation changed how it reads '%00'; others keep the escape), which lets a link pass an allow-list as one host and open another; write the host as it resolves (the IDNA form, 'xn--...', for an international name)"
         case .invalidSyntax(let problem):
             return "\(name) is not a valid URL: \(advice(problem)) (in the decoded value)"
         }

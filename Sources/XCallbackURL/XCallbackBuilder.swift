@@ -96,9 +96,11 @@ extension XCallback {
         }
         let url = LinkURL(parsing: value)
         var found: [XCallbackViolation] = []
-        CallbackInspection.urlFindings(url.scan) { finding in
-            if case .noHost = finding { return }
-            found.append(XCallbackParser.violation(finding, parameter: name, offset: 0) { r in r.map(url.text(in:)) ?? value })
+        url.bytes.withUnsafeBufferPointer { bytes in
+            CallbackInspection.urlFindings(url.scan, bytes) { finding in
+                if case .noHost = finding { return }
+                found.append(XCallbackParser.violation(finding, parameter: name, offset: 0) { r in r.map(url.text(in:)) ?? value })
+            }
         }
         if found.isEmpty, let scheme = url.text(of: .scheme), XCallbackPolicy.isRefused(scheme: scheme) {
             found.append(XCallbackViolation(.callbackSchemeRefused, parameter: name,

@@ -317,6 +317,7 @@ struct XCallbackParser {
         case .notAbsolute: code = .callbackNotAbsolute
         case .noHost: code = .callbackInvalidURL   // not reached: the caller skips it
         case .userinfo: code = .callbackUserinfo
+        case .escapedHost: code = .callbackHostEscaped
         }
         let at: Int
         switch finding {

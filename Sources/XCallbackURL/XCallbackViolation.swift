@@ -28,6 +28,7 @@ public enum XCallbackViolationCode: String, RuleCode {
     case hostNotLowercase = "host-not-lowercase"
     case callbackDoubleEncoded = "callback-double-encoded"
     case callbackUserinfo = "callback-userinfo"
+    case callbackHostEscaped = "callback-host-escaped"
     case callbackSchemeRefused = "callback-scheme-refused"
     case linkInvalidSyntax = "link-invalid-syntax"
     case linkTooLong = "link-too-long"
@@ -51,6 +52,7 @@ public enum XCallbackViolationCode: String, RuleCode {
         case .callbackSchemeRefused: "XCB-D6"
         case .linkInvalidSyntax: "XCB-D8"
         case .linkTooLong: "XCB-D13"
+        case .callbackHostEscaped: "XCB-D14"
         }
     }
 

@@ -243,9 +243,10 @@ struct RedirectReader {
         }
     }
 
-    /// source-url decoded once: an absolute http(s) URL with a host and no user information.
+    /// source-url decoded once: an absolute http(s) URL with a host (a domain name, no
+    /// percent-escape in it) and no user information.
     mutating func checkSourceURL(_ range: Range<Int>) -> String? {
-        var problem: String?
+        var problem: String?, escapedHost: Range<Int>?
         let nested = CallbackInspection.inspect(url.bytes, value: range) { finding in
             guard problem == nil else { return }
             switch finding {
@@ -255,8 +256,14 @@ struct RedirectReader {
             case .notAbsolute: problem = "is not an absolute URL"
             case .noHost: problem = "has no host"
             case .userinfo: problem = "carries user information"
+            case .escapedHost(let host):
+                escapedHost = host
+                problem = "has a host that holds a percent-escape"
             case .invalidSyntax(let d): problem = "is not a valid URL (\(d.message))"
             }
+        }
+        if let host = escapedHost, let text = nested.decoded {
+            problem = "has a host that holds a percent-escape ('\(CallbackInspection.shortened(String(decoding: Array(text.utf8)[host], as: UTF8.self)))'), which no domain name does and readers decode differently"
         }
         if problem == nil, let text = nested.decoded {
             let scheme = LinkURL(parsing: text).text(of: .scheme)?.lowercased()

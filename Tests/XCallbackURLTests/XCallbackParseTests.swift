@@ -126,6 +126,14 @@ struct XCallbackParseTests {
         ("JavaScript%3Aalert(1)", ["x-success:callback-scheme-refused"]),
         ("file%3A%2F%2F%2Fetc%2Fpasswd", ["x-success:callback-scheme-refused"]),
         ("myapp%3Adone", []),
+        // XCB-D14: an escape in a registered-name host, once; a malformed one is a syntax error
+        // instead; an IPv6 zone (`%25` inside brackets) and escapes elsewhere are not judged.
+        ("https%3A%2F%2Ftrusted.example%2500.evil.example%2F", ["x-success:callback-host-escaped"]),
+        ("https%3A%2F%2Fa%252Eb%2541%2F", ["x-success:callback-host-escaped"]),
+        ("https%3A%2F%2Fu%40a%252Eb%2F", ["x-success:callback-userinfo", "x-success:callback-host-escaped"]),
+        ("https%3A%2F%2Fa%25ZZb%2F", ["x-success:callback-invalid-url"]),
+        ("https%3A%2F%2F%5Bfe80%3A%3A1%2525en0%5D%2F", ["x-success:callback-invalid-url"]),
+        ("https%3A%2F%2Fa.example%2F%2541%3Fq%3D%2525", []),
     ])
     func callbackValuesAreChecked(value: String, keys: [String]) {
         let link = XCallback.parse("myapp://x-callback-url/a?x-success=" + value)
