@@ -64,6 +64,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         }
     }
 
+    /// Replaces the value of the member at `position` (the parser, which knows where a
+    /// repeated key is).
+    mutating func replaceValue(at position: Int, with value: JSONValue) {
+        members[position].value = value
+    }
+
     /// Appends a member without looking for an existing one with the same key.
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))

@@ -239,6 +239,10 @@ private struct Reader {
         }
     }
 
+    /// Up to this many members, a new key is compared with each earlier one; past it, they
+    /// are found in a dictionary.
+    static let membersSearchedInOrder = 16
+
     mutating func parseObject() throws(JSONError) -> JSONValue {
         try enter()
         if recording { parents.append(lastEntry) }   // taken off in leave(); a thrown error ends the parse
@@ -250,6 +254,11 @@ private struct Reader {
             leave()
             return .object(object)
         }
+        // Where each key is, once the object is too large to search member by member: a file
+        // of 40,000 keys in one object took minutes, each key compared with all before it.
+        // Keyed by UTF-8 code units, as JSON compares names (a `String` key would merge
+        // canonically equivalent names).
+        var positions: [[UInt8]: Int] = [:]
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input in an object") }
@@ -258,7 +267,16 @@ private struct Reader {
             }
             let keyOffset = index
             let key = try parseString()
-            if !options.allowDuplicateKeys, object[key] != nil {   // code-unit comparison
+            var earlier: Int?
+            if object.count < Self.membersSearchedInOrder {
+                earlier = object.firstIndex { sameCodeUnits($0.key, key) }
+            } else {
+                if positions.isEmpty {
+                    for (i, member) in object.enumerated() { positions[Array(member.key.utf8)] = i }
+                }
+                earlier = positions[Array(key.utf8)]
+            }
+            if !options.allowDuplicateKeys, earlier != nil {
                 throw error(.duplicateKey, "duplicate member name \"\(key)\"", at: keyOffset)
             }
             skipWhitespace()
@@ -270,7 +288,12 @@ private struct Reader {
             if recording { enterPointer(key) }
             let value = try parseValue()
             if recording { leavePointer() }
-            if options.allowDuplicateKeys { object[key] = value } else { object.append(key, value) }
+            if let earlier {
+                object.replaceValue(at: earlier, with: value)   // a repeated key, allowed: the last value wins
+            } else {
+                if !positions.isEmpty { positions[Array(key.utf8)] = object.count }
+                object.append(key, value)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -33,6 +33,26 @@ struct DuplicateKeyTests {
         #expect(object["b"] == 2)
     }
 
+    /// Past a handful of members the parser finds earlier keys in a dictionary: the same
+    /// answers as the member-by-member search, at either side of the switch, with names
+    /// still compared by code units.
+    @Test(arguments: [3, 15, 16, 17, 40_000])
+    func largeObjectsFindDuplicatesAsSmallOnesDo(members: Int) throws {
+        let names = (0..<members).map { "\"k\($0)\":\($0)" }
+        let unique = "{" + names.joined(separator: ",") + "}"
+        let parsed = try #require(try JSONParser.parse(unique).objectValue)
+        #expect(parsed.count == members && parsed["k\(members - 1)"] == .number(Double(members - 1)))
+        // A repeat of the first key at the end, written with an escape.
+        let repeated = "{" + names.joined(separator: ",") + #","\u006b0":-1}"#
+        let offset = repeated.utf8.count - #""\u006b0":-1}"#.utf8.count
+        #expect(place(repeated) == Place(.duplicateKey, offset: offset, line: 1, column: offset + 1))
+        let lastWins = try #require(try JSONParser.parse(repeated, options: .init(allowDuplicateKeys: true)).objectValue)
+        #expect(lastWins.count == members && lastWins["k0"] == -1 && lastWins.first?.key == "k0")
+        // Canonically equivalent names stay two members however large the object.
+        let accents = "{" + names.joined(separator: ",") + #","\u00e9":1,"e\u0301":2}"#
+        #expect(try JSONParser.parse(accents).objectValue?.count == members + 2)
+    }
+
     @Test func allowedDuplicatesOnlyKeepOneMember() throws {
         let value = try JSONParser.parse(#"{"a":1,"a":2,"a":3}"#, options: .init(allowDuplicateKeys: true))
         #expect(value == ["a": 3])
