@@ -22,18 +22,23 @@ public enum AASA {
     }
 
     /// `aasa.match` in one call: parses, compiles the app's rules and matches one URL. A file
-    /// that cannot be read, or whose `applinks` cannot, gives `no_match`. For one URL the rules
-    /// are tried one by one: the tables a matcher shares between rules cost more to build than
-    /// they save on a single URL (``AASAFile/matcher(appID:)`` is for many).
+    /// that cannot be read, or whose `applinks` cannot, gives `no_match`, and so does a file over
+    /// 128 KB (``aasaPlatformSizeLimit``), which the system refuses whatever it holds (AASA-2).
+    /// For one URL the rules are tried one by one: the tables a matcher shares between rules cost
+    /// more to build than they save on a single URL (``AASAFile/matcher(appID:)`` is for many).
     public static func match(_ bytes: [UInt8], domain: String, appID: String, url: String) -> AASAMatchResult {
-        guard let file = AASAFile.parse(bytes).0 else { return .noMatch }
+        guard !isRefusedForSize(bytes), let file = AASAFile.parse(bytes).0 else { return .noMatch }
         return AASAMatcher.matchRuleByRule(file.compiledRules(appID: appID), url: url, domain: domain)
     }
+
+    /// Whether the system refuses the file for its size alone: over 128 KB, uncompressed. It
+    /// matches no URL then; `validate` still reads it, to list what else a fix must mend.
+    public static func isRefusedForSize(_ bytes: [UInt8]) -> Bool { bytes.count > aasaPlatformSizeLimit }
 
     /// ``match(_:domain:appID:url:)`` keeping in `memo` the file read and its rules compiled
     /// (by its bytes) and each rule compiled (by what it compiles from): the same answer.
     public static func match(_ bytes: [UInt8], domain: String, appID: String, url: String, memo: (any AASAMemoStore)?) -> AASAMatchResult {
-        guard let memo else { return match(bytes, domain: domain, appID: appID, url: url) }
+        guard let memo, !isRefusedForSize(bytes) else { return match(bytes, domain: domain, appID: appID, url: url) }
         let key = AASAMemo.Key(kind: .file(AASAMemo.FileKey(bytes)))
         let file: AASAFile?, byEntry: [[AASACompiledRule]]
         if let value = memo.value(for: key), case .file(let f, let b) = value.kind {

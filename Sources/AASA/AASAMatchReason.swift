@@ -2,7 +2,8 @@ extension AASA {
     /// Why ``match(_:domain:appID:url:memo:)`` answered `result` for these arguments, in a few
     /// stable words (docs/aasa.md, "Why an answer"):
     /// - for `no_match`, the first thing that stopped the URL, in the order matching meets them:
-    ///   `file-unreadable` (not a JSON object), `url-unreadable`, `url-not-https`,
+    ///   `file-too-large` (over 128 KB: the system refuses it), `file-unreadable` (not a JSON
+    ///   object), `url-unreadable`, `url-not-https`,
     ///   `url-userinfo`, `url-port`, `url-host-mismatch`, `no-applinks`, `app-not-listed`,
     ///   `app-has-no-rules` (entries list the app, with no rules), `no-rule-decided`;
     /// - for `match` and `exclude`, the shape of the deciding rule (``shape(of:)``).
@@ -18,6 +19,7 @@ extension AASA {
     public static func reason(for result: AASAMatchResult, _ bytes: [UInt8], domain: String, appID: String, url: String,
                               memo: (any AASAMemoStore)?) -> String {
         if let rule = result.rule { return shape(of: rule) }
+        if isRefusedForSize(bytes) { return "file-too-large" }
         let file: AASAFile?
         if let memo, let value = memo.value(for: AASAMemo.Key(kind: .file(AASAMemo.FileKey(bytes)))), case .file(let f, _) = value.kind {
             file = f

@@ -5,7 +5,7 @@ extension AASAFile {
     /// contract's table (every code except the rule analysis codes `rule-unreachable`,
     /// `rule-duplicate` and `exclude-after-catch-all`, which ``AASA/validate(_:)`` adds).
     ///
-    /// The file is `nil` when it cannot be read at all: over the hard limit (16 MiB), not JSON
+    /// The file is `nil` when it cannot be read at all: over the hard limit (1 MiB), not JSON
     /// (duplicate member names are accepted, the last one winning, as Foundation's reader does),
     /// or not an object. Never traps, whatever the input.
     public static func parse(_ bytes: [UInt8]) -> (AASAFile?, [AASADiagnostic]) {

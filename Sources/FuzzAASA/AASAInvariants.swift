@@ -133,7 +133,8 @@ enum AASAInvariants {
         p.check(matcher.matchRuleByRule(url: url, domain: domain) == result,
                 "the shared tables agree with the rules tried one by one", url)
         if let bytes {
-            p.check(AASA.match(bytes, domain: domain, appID: matcher.appID, url: url) == result, "AASA.match agrees with the compiled matcher", url)
+            p.check(AASA.match(bytes, domain: domain, appID: matcher.appID, url: url) == (AASA.isRefusedForSize(bytes) ? .noMatch : result),
+                    "AASA.match agrees with the compiled matcher (and matches nothing in a file over 128 KB)", url)
         }
 
         // Linear time: each automaton reads one component (or query item value) at most, one

@@ -38,11 +38,26 @@ struct AASACommand: ParsableCommand {
         func validate() throws {
             if maxStates < 1 || maxCombinations < 1 { throw ValidationError("--max-states and --max-combinations must be positive") }
             if domain.isEmpty || domain.contains(where: { "/?#@: ".contains($0) }) { throw ValidationError("--domain takes a host name, such as example.com") }
+            if !appID.contains(".") || appID.hasPrefix(".") || appID.hasSuffix(".") || appID.contains(where: \.isWhitespace) {
+                throw ValidationError("--app-id takes <prefix>.<bundle id>, such as ABCDE12345.com.example.app")
+            }
+        }
+    }
+
+    /// A file read for `reach` or `diff`: its rules, and whether the system refuses it for its
+    /// size (over 128 KB), in which case no rule of it decides anything on a device.
+    struct Loaded {
+        let path: String
+        let file: AASAFile
+        let byteCount: Int
+        var refusedForSize: Bool { byteCount > aasaPlatformSizeLimit }
+        var sizeNote: String {
+            "\(Escaping.terminal(path)) has \(byteCount) bytes, over the \(aasaPlatformSizeLimit) (128 KB) the system reads: iOS refuses the whole file, so it opens no URL in the app"
         }
     }
 
     /// Reads and parses a file; exit 2 when it cannot be read or is not an AASA file.
-    static func load(_ path: String) throws -> AASAFile {
+    static func load(_ path: String) throws -> Loaded {
         guard let data = FileManager.default.contents(atPath: path) else {
             Console.error("cannot read \(Escaping.terminal(path)): no such file, or not readable")
             throw Exit.harness
@@ -51,7 +66,20 @@ struct AASACommand: ParsableCommand {
             Console.error("cannot read \(Escaping.terminal(path)): not an apple-app-site-association file (not a JSON object)")
             throw Exit.harness
         }
-        return file
+        return Loaded(path: path, file: file, byteCount: data.count)
+    }
+
+    /// Exit 2 when none of `files` lists `appID`: a mistyped or unset app ID would otherwise
+    /// read as "no change" or "no rule", and a nightly would stay green.
+    static func requireListed(_ appID: String, in files: [Loaded]) throws {
+        guard !files.contains(where: { $0.file.appIDs.contains(appID) }) else { return }
+        let listed = Array(Set(files.flatMap(\.file.appIDs))).sorted()
+        let names = files.map { Escaping.terminal($0.path) }
+        let subject = names.count == 1 ? "\(names[0]) does not list" : "neither \(names.joined(separator: " nor ")) lists"
+        let found = listed.isEmpty ? "it lists no app ID at all"
+            : "listed: " + listed.prefix(10).map { Escaping.terminal($0) }.joined(separator: ", ") + (listed.count > 10 ? ", ..." : "")
+        Console.error("\(subject) the app ID \(Escaping.terminal(appID)); \(found)")
+        throw Exit.harness
     }
 
     static func place(_ rule: AASARule?, index: Int?) -> String {
@@ -90,7 +118,9 @@ struct AASACommand: ParsableCommand {
                 that this rule decides (it matches, no earlier rule does), "dead" with the earlier \
                 rules that decide every URL it matches (or "matches no URL"), or "undecided" past \
                 the bounds. Exit 0 when every rule is reachable, 1 when some rule is dead or \
-                undecided, 2 when the file cannot be read, 64 for a usage error.
+                undecided or the file is over the 128 KB the system reads (it is then refused \
+                whole), 2 when the file cannot be read or does not list the app ID, 64 for a \
+                usage error.
                 """)
 
         @Argument(help: ArgumentHelp("The file.", valueName: "file"))
@@ -99,10 +129,12 @@ struct AASACommand: ParsableCommand {
         @OptionGroup var common: Common
 
         func run() throws {
-            let parsed = try AASACommand.load(file)
-            let report = AASAReach.analyze(parsed, appID: common.appID, domain: common.domain, budget: common.budget)
+            let loaded = try AASACommand.load(file)
+            try AASACommand.requireListed(common.appID, in: [loaded])
+            let report = AASAReach.analyze(loaded.file, appID: common.appID, domain: common.domain, budget: common.budget)
             if common.json {
                 var o = AASACommand.header(appID: report.appID, domain: report.domain, complete: report.complete)
+                if loaded.refusedForSize { o.append("refusedForSize", .number(Double(loaded.byteCount))) }
                 o.append("rules", .array(report.rules.map { r in
                     var x = JSONObject()
                     x.append("index", .number(Double(r.index)))
@@ -124,6 +156,7 @@ struct AASACommand: ParsableCommand {
                 Console.line(JSONValue.object(o).serialized(pretty: true))
             } else {
                 var lines: [String] = []
+                if loaded.refusedForSize { lines.append(loaded.sizeNote + "; the rules as they would be read:") }
                 if report.rules.isEmpty { lines.append("no rule of the file applies to \(Escaping.terminal(report.appID))") }
                 for r in report.rules {
                     let head = place(r.rule, index: r.index)
@@ -138,7 +171,7 @@ struct AASACommand: ParsableCommand {
                 }
                 Console.line(lines.joined(separator: "\n"))
             }
-            if report.rules.contains(where: { if case .reachable = $0.verdict { false } else { true } }) { throw Exit.failures }
+            if loaded.refusedForSize || report.rules.contains(where: { if case .reachable = $0.verdict { false } else { true } }) { throw Exit.failures }
         }
     }
 
@@ -153,8 +186,10 @@ struct AASACommand: ParsableCommand {
                 One line per class of URLs whose answer changed: old -> new, a URL of the class, \
                 and the deciding rule in each version. Exit 1 when some URL's answer changes from \
                 match to something else (a route stops opening the app), or with --fail-on any \
-                when anything changed; 0 otherwise; 2 when a file cannot be read; 64 for a usage \
-                error. An incomplete comparison (past the bounds) is said so and exits 1.
+                when anything changed, and when the new version is over the 128 KB the system \
+                reads (it refuses the whole file); 0 otherwise; 2 when a file cannot be read or \
+                neither version lists the app ID; 64 for a usage error. An incomplete comparison \
+                (past the bounds) is said so and exits 1.
                 """)
 
         enum FailOn: String, ExpressibleByArgument, CaseIterable {
@@ -175,9 +210,15 @@ struct AASACommand: ParsableCommand {
 
         func run() throws {
             let a = try AASACommand.load(old), b = try AASACommand.load(new)
-            let report = AASADiff.compare(old: a, new: b, appID: common.appID, domain: common.domain, budget: common.budget)
+            try AASACommand.requireListed(common.appID, in: [a, b])
+            // A version over 128 KB is refused whole: what it would decide is still compared,
+            // and the size is said first (a new version over it loses every match).
+            let sizeNotes = [a, b].filter(\.refusedForSize).map(\.sizeNote)
+            let report = AASADiff.compare(old: a.file, new: b.file, appID: common.appID, domain: common.domain, budget: common.budget)
             if common.json {
                 var o = AASACommand.header(appID: report.appID, domain: report.domain, complete: report.complete)
+                o.append("oldRefusedForSize", .bool(a.refusedForSize))
+                o.append("newRefusedForSize", .bool(b.refusedForSize))
                 o.append("changes", .array(report.changes.map { c in
                     var x = JSONObject()
                     x.append("old", .string(c.old.rawValue))
@@ -192,11 +233,15 @@ struct AASACommand: ParsableCommand {
                 var lines = report.changes.map { c in
                     "\(c.old.rawValue) -> \(c.new.rawValue)  \(Escaping.terminal(c.witness))  old: \(AASACommand.place(c.oldRule, index: c.oldIndex))  new: \(AASACommand.place(c.newRule, index: c.newIndex))"
                 }
+                lines.insert(contentsOf: sizeNotes, at: 0)
                 if report.changes.isEmpty { lines.append(report.complete ? "no change" : "no change found within the bounds") }
                 if !report.complete { lines.append("undecided: the comparison stopped at its bounds; other changes may exist (raise --max-states)") }
                 Console.line(lines.joined(separator: "\n"))
             }
-            let failing = failOn == .any ? !report.changes.isEmpty : report.changes.contains(where: \.losesMatch)
+            // A new version the system refuses for its size loses every match the old one had
+            // (unless the old one was refused too).
+            let lostToSize = b.refusedForSize && !a.refusedForSize
+            let failing = lostToSize || (failOn == .any ? !report.changes.isEmpty : report.changes.contains(where: \.losesMatch))
             if failing || !report.complete { throw Exit.failures }
         }
     }

@@ -91,6 +91,10 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        // An empty value (an unset variable in a CI script) would match nothing and pass quietly.
+        for (name, value) in [("--domain", domain), ("--app-id", appID), ("--package", package), ("--fingerprint", fingerprint)] {
+            if let value, value.allSatisfy(\.isWhitespace) { throw ValidationError("\(name) is empty") }
+        }
         if aasa == nil, assetlinks == nil, let domain {
             if document != nil || file != nil || !with.isEmpty { throw ValidationError("a live check (--domain) takes URLs, not --document, --file or --with") }
             if relation != nil { throw ValidationError("--relation goes with --assetlinks") }

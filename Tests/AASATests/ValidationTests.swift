@@ -54,13 +54,18 @@ struct ValidationTests {
     }
 
     @Test func sizeLimits() {
-        // Just over 128 KB, still read: file-too-large, and the rules still work.
+        // Just over 128 KB: file-too-large, and still read so that validation lists what else
+        // is wrong; but the system refuses the whole file, so it matches no URL (AASA-2).
         let padding = String(repeating: " ", count: aasaPlatformSizeLimit)
         let big = Self.good + padding
         #expect(codes(big) == ["file-too-large"])
-        #expect(kind(big, "/buy/1") == .match)
+        #expect(AASAFile.parse(Array(big.utf8)).0 != nil)
+        #expect(kind(big, "/buy/1") == .noMatch)
+        let bigResult = AASA.match(Array(big.utf8), domain: domain, appID: app, url: "https://example.com/buy/1")
+        #expect(AASA.reason(for: bigResult, Array(big.utf8), domain: domain, appID: app, url: "https://example.com/buy/1", memo: nil) == "file-too-large")
         let exactly = Self.good + String(repeating: " ", count: aasaPlatformSizeLimit - Self.good.utf8.count)
         #expect(codes(exactly).isEmpty)
+        #expect(kind(exactly, "/buy/1") == .match)
         // Over the hard limit: refused, not parsed.
         let huge = [UInt8](repeating: 0x20, count: aasaHardSizeLimit + 1)
         let (file, d) = AASAFile.parse(huge)

@@ -136,7 +136,7 @@ struct ComparatorTests {
         let aasa = "{\"applinks\":{\"apps\":[],\"details\":[{\"appID\":\"\(app)\",\"paths\":["
             + Array(repeating: "\"/a\", {\"x\": 1}", count: 20_000).joined(separator: ",")
             + ",\"/" + String(repeating: "p", count: 60_000) + "\"]}, {\"appIDs\":[\"\(app)\"],\"components\":["
-            + Array(repeating: component, count: 40).joined(separator: ",") + "]}]}}"
+            + Array(repeating: component, count: 25).joined(separator: ",") + "]}]}}"   // 960 KB: under the 1 MiB the module reads
         var statements: [String] = []
         for i in 0..<5_000 {   // 850 KB: under the 1 MiB the module reads
             // A malformed fingerprint, or an unknown key whose name is a long run of escapes.

@@ -47,6 +47,39 @@ struct AASACommandTests {
         #expect(help.stdout.contains("linkconform aasa diff deployed.json candidate.json"))
     }
 
+    /// A version over 128 KB is refused whole by the system: diff fails when the new one is,
+    /// reach says so and fails; an app ID neither file lists is an error, not "no change".
+    @Test func sizeAndUnlistedAppIDs() async throws {
+        let small = Self.file(#"[{"/": "/buy/*"}]"#)
+        let big = Self.file(#"[{"/": "/buy/*", "comment": "\#(String(repeating: "a", count: 131_072))"}]"#)
+        let dir = Self.write(["small.json": small, "big.json": big])
+        let args = ["--app-id", Self.app, "--domain", "example.com"]
+        let grown = try await CLI.run(["aasa", "diff", dir + "/small.json", dir + "/big.json"] + args)
+        #expect(grown.status == 1)
+        #expect(grown.stdout.contains("big.json has 131") && grown.stdout.contains("iOS refuses the whole file"), "\(grown.stdout)")
+        #expect(grown.stdout.contains("no change"), "the rules themselves are the same")
+        let shrunk = try await CLI.run(["aasa", "diff", dir + "/big.json", dir + "/small.json"] + args)
+        #expect(shrunk.status == 0)
+        let json = try await CLI.run(["aasa", "diff", dir + "/small.json", dir + "/big.json", "--json"] + args)
+        #expect(json.status == 1 && json.stdout.contains(#""newRefusedForSize": true"#))
+        let reach = try await CLI.run(["aasa", "reach", dir + "/big.json"] + args)
+        #expect(reach.status == 1)
+        #expect(reach.stdout.contains("iOS refuses the whole file") && reach.stdout.contains("reachable https://example.com/buy"))
+        let typo = try await CLI.run(["aasa", "diff", dir + "/small.json", dir + "/small.json", "--app-id", "ABCDE12345.com.example.ap", "--domain", "example.com"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("neither") && typo.stderr.contains("listed: ABCDE12345.com.example.app"), "\(typo.stderr)")
+        let typoReach = try await CLI.run(["aasa", "reach", dir + "/small.json", "--app-id", "X.y", "--domain", "example.com"])
+        #expect(typoReach.status == 2 && typoReach.stderr.contains("does not list the app ID X.y"))
+        let empty = try await CLI.run(["aasa", "reach", dir + "/small.json", "--app-id", "", "--domain", "example.com"])
+        #expect(empty.status == 64)
+        // check: the file's diagnostics still come, and no URL matches.
+        let check = try await CLI.run(["check", "--aasa", dir + "/big.json", "https://example.com/buy/1"] + args)
+        #expect(check.stdout.contains("file-too-large") && check.stdout.contains("no_match"), "\(check.stdout)")
+        #expect(check.stdout.contains("refuses a file over 128 KB"))
+        let blank = try await CLI.run(["check", "--aasa", dir + "/small.json", "--domain", "", "--app-id", Self.app, "https://example.com/buy/1"])
+        #expect(blank.status == 64 && blank.stderr.contains("--domain is empty"))
+    }
+
     @Test func reachAndHostileText() async throws {
         let dir = Self.write(["f.json": Self.file(#"[{"/": "/a/*"}, {"/": "/a/b"}, {"/": "/a/\u001b[31mx", "comment": "x"}, {"/": "/b\u202e"}]"#)])
         let r = try await CLI.run(["aasa", "reach", dir + "/f.json", "--app-id", Self.app, "--domain", "example.com"])

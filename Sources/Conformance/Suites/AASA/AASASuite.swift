@@ -119,7 +119,11 @@ public enum AASASuite {
         var fields = [CheckExplanation.Field("file", value: summary(of: file, bytes: document.bytes.count))]
         if !document.urls.isEmpty {
             if let domain, let appID {
-                if let file {
+                if AASA.isRefusedForSize(document.bytes) {
+                    for url in document.urls {
+                        fields.append(.init(url, value: "no_match", note: "the system refuses a file over 128 KB (\(aasaPlatformSizeLimit) bytes), whatever its rules say"))
+                    }
+                } else if let file {
                     let matcher = file.matcher(appID: appID)
                     for url in document.urls {
                         let e = matcher.explain(url: url, domain: domain)
