@@ -2,6 +2,7 @@ import ArgumentParser
 import Conformance
 import DifferentialFuzzing
 import Foundation
+import FuzzTargets
 import Reports
 import ResultsStore
 
@@ -69,10 +70,12 @@ struct FindingsCommand: ParsableCommand {
                 Console.line("no findings" + ((target ?? implementation).map { " for \($0)" } ?? ""))
             } else {
                 for f in findings {
-                    Console.line("#\(f.id) \(f.status.rawValue) \(f.target) \(f.kind.rawValue) x\(f.count)  first \(f.firstSeen)  last \(f.lastSeen)")
-                    Console.line("    \(f.signature)")
-                    Console.line("    \(f.message)")
-                    Console.line("    reproducer: \(f.reproducerPath) (\(f.input.count) bytes)")
+                    // The target, signature and message come from a report (a crash log): escaped.
+                    let t = { (text: String) in Escaping.terminal(text) }
+                    Console.line("#\(f.id) \(f.status.rawValue) \(t(f.target)) \(f.kind.rawValue) x\(f.count)  first \(f.firstSeen)  last \(f.lastSeen)")
+                    Console.line("    \(t(f.signature))")
+                    Console.line("    \(t(f.message))")
+                    Console.line("    reproducer: \(t(f.reproducerPath)) (\(f.input.count) bytes)")
                 }
                 for f in differential {
                     let t = { (text: String) in Escaping.terminal(text) }
@@ -94,8 +97,15 @@ struct FindingsCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOption
 
-        @Option(help: ArgumentHelp("The fuzz target.", valueName: "target"))
+        @Option(help: ArgumentHelp("The fuzz target (one of `linkconform fuzz targets`).", valueName: "target"))
         var target: String
+
+        func validate() throws {
+            // The name becomes a folder under Corpus/fuzz/regressions when the finding is fixed.
+            guard Findings.isKnownTarget(target) else {
+                throw ValidationError("unknown fuzz target '\(Escaping.terminal(target))' (known: \(FuzzTargetTable.all.map(\.name).joined(separator: ", ")))")
+            }
+        }
 
         @Option(help: ArgumentHelp("The report the target printed when it ran the reproducer.", valueName: "file"))
         var log: String
@@ -108,18 +118,18 @@ struct FindingsCommand: ParsableCommand {
 
         func run() throws {
             guard let logData = FileManager.default.contents(atPath: log) else {
-                Console.error("cannot read the report \(log)")
+                Console.error("cannot read the report \(Escaping.terminal(log))")
                 throw Exit.harness
             }
             guard let inputData = FileManager.default.contents(atPath: input) else {
-                Console.error("cannot read the reproducer \(input)")
+                Console.error("cannot read the reproducer \(Escaping.terminal(input))")
                 throw Exit.harness
             }
             let report = CrashReport.parse(String(decoding: logData, as: UTF8.self))
             let finding = try store.open().recordFinding(target: target, implementation: implementation, kind: report.kind,
                                                          signature: report.signature, message: report.message,
                                                          input: Array(inputData), reproducerPath: input)
-            Console.line("finding #\(finding.id) (\(finding.kind.rawValue), seen \(finding.count) time\(finding.count == 1 ? "" : "s")): \(finding.signature)")
+            Console.line("finding #\(finding.id) (\(finding.kind.rawValue), seen \(finding.count) time\(finding.count == 1 ? "" : "s")): \(Escaping.terminal(finding.signature))")
         }
     }
 
@@ -141,6 +151,12 @@ struct FindingsCommand: ParsableCommand {
             guard let finding = try store.finding(id: id) else {
                 Console.error("no finding #\(id); `linkconform findings` lists them")
                 throw Exit.usage
+            }
+            // A store written before targets were checked may hold any name: only a known
+            // target's folder is written (a name like ../../x would leave the corpus).
+            guard Findings.isKnownTarget(finding.target) else {
+                Console.error("finding #\(id) names the fuzz target '\(Escaping.terminal(finding.target))', which is not one of `linkconform fuzz targets`: no regression input written")
+                throw Exit.harness
             }
             let folder = "\(corpus)/fuzz/regressions/\(finding.target)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -198,4 +214,10 @@ struct FindingsCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// What the findings commands share.
+enum Findings {
+    /// Whether `name` is one of the fuzz targets' names (`linkconform fuzz targets`).
+    static func isKnownTarget(_ name: String) -> Bool { FuzzTargetTable.all.contains { $0.name == name } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzTargets
+import ResultsStore
 import Testing
 @testable import LinkConformCLI
 
@@ -76,5 +77,30 @@ struct FindingsTests {
         #expect(regressions.count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/Corpus/fuzz/regressions/url/" + regressions[0])) == Data("abc".utf8))
         #expect(try await CLI.run(["findings", "--db", db]).status == 0)
+    }
+
+    /// The target names a folder under the corpus when the finding is fixed: only the fuzz
+    /// targets' own names are taken (`../..` wrote outside the corpus), also from an older
+    /// store; and a report's text reaches the terminal escaped.
+    @Test func targetsAreCheckedAndReportsEscaped() async throws {
+        let dir = CLI.temporaryDirectory()
+        let db = dir + "/r.sqlite"
+        let log = dir + "/report.txt", input = dir + "/crash"
+        try Data("LinkConform invariant broken (url): \u{1B}]0;PWN\u{7}\u{1B}[2J\n".utf8).write(to: URL(fileURLWithPath: log))
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: input))
+        let outside = try await CLI.run(["findings", "record", "--db", db, "--target", "../../../escaped", "--log", log, "--input", input])
+        #expect(outside.status == 64 && outside.stderr.contains("unknown fuzz target"), "\(outside.output)")
+        let recorded = try await CLI.run(["findings", "record", "--db", db, "--target", "url", "--log", log, "--input", input])
+        #expect(recorded.status == 0 && !recorded.stdout.contains("\u{1B}") && !recorded.stdout.contains("\u{7}"), "\(recorded.output)")
+        let list = try await CLI.run(["findings", "--db", db])
+        #expect(list.status == 1 && !list.stdout.contains("\u{1B}") && list.stdout.contains("\\x1b]0;PWN"), "\(list.stdout)")
+        // A store that holds such a name already (written before the check): fix refuses it.
+        let store = try ResultsStore(path: db)
+        _ = try store.recordFinding(target: "../../../escaped", implementation: "reference", kind: .crash, signature: "s", message: "m",
+                                    input: Array("x".utf8), reproducerPath: input)
+        try FileManager.default.createDirectory(atPath: dir + "/c/Corpus", withIntermediateDirectories: true)
+        let fix = try await CLI.run(["findings", "fix", "2", "--db", db, "--corpus", dir + "/c/Corpus"])
+        #expect(fix.status == 2 && fix.stderr.contains("not one of"), "\(fix.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/escaped") && !FileManager.default.fileExists(atPath: dir + "/c/escaped"))
     }
 }
