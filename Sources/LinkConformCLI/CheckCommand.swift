@@ -172,7 +172,16 @@ struct CheckCommand: AsyncParsableCommand {
         }
         if let file { return .link(try readFile(file, trimNewline: true)) }
         if inputs.first == "-" {
-            return .link(trimmed((try? FileHandle.standardInput.read(upToCount: Self.maxInput + 1)) ?? Data()))
+            // Standard input that cannot be read (a directory given as `< dir`, a closed
+            // descriptor) is an error, not an empty link.
+            do {
+                return .link(trimmed(try FileHandle.standardInput.read(upToCount: Self.maxInput + 1) ?? Data()))
+            } catch {
+                var info = stat()
+                let directory = fstat(0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                Console.error("cannot read the link from standard input: " + (directory ? "it is a directory" : "\(error.localizedDescription)"))
+                throw Exit.harness
+            }
         }
         return .link(rawArgument(inputs.first ?? ""))
     }

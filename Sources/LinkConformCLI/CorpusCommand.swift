@@ -1,5 +1,6 @@
 import ArgumentParser
 import Conformance
+import Reports
 
 struct CorpusOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The corpus folder.", valueName: "dir"))
@@ -49,7 +50,8 @@ struct CorpusCommand: ParsableCommand {
 
         func run() throws {
             let corpus = Corpus.load(from: options.corpus, suites: options.suites.isEmpty ? nil : options.suites)
-            for issue in corpus.issues { Console.line(issue.description) }
+            // A file name or a value quoted in a message may hold control characters.
+            for issue in corpus.issues { Console.line(Escaping.terminal(issue.description)) }
             let requirements = corpus.suites.reduce(0) { $0 + $1.registry.requirements.count }
             Console.line("\(corpus.suites.count) suite\(corpus.suites.count == 1 ? "" : "s"), \(requirements) requirements, \(corpus.caseCount) cases: \(corpus.errors.count) errors, \(corpus.warnings.count) warnings")
             if !corpus.errors.isEmpty { throw Exit.harness }

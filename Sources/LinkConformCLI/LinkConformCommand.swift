@@ -1,6 +1,8 @@
-import ChildProcess
 import ArgumentParser
+import ChildProcess
 import Conformance
+import Foundation
+import Reports
 
 /// `linkconform`: the conformance suite and harness for app-link callback protocols.
 public struct LinkConformCommand: AsyncParsableCommand {
@@ -30,9 +32,33 @@ public struct LinkConformCommand: AsyncParsableCommand {
 
     /// Output cut short (`linkconform run | head -2`) must not end a run before it has stored
     /// its results: a write to the closed pipe fails and is dropped (``Console``).
+    ///
+    /// Parsed and run here rather than by the library's `main`, for one difference: a usage
+    /// error's message quotes what was typed (`--suite`, `--format`, a run number), and it
+    /// reaches stderr escaped (``Escaping/terminal(_:multiline:)``), as every other message does.
     public static func main() async {
         StandardStreams.ignoreBrokenPipes()
-        await main(nil)
+        let code: ExitCode
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            code = .success
+        } catch {
+            code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success {
+                    _ = StandardStreams.write(message + "\n", to: 1)   // --help, --version
+                } else {
+                    _ = StandardStreams.write(Escaping.terminal(message, multiline: true) + "\n", to: 2)
+                }
+            }
+        }
+        Foundation.exit(code.rawValue)
     }
 }
 

@@ -69,6 +69,9 @@ struct CheckCommandTests {
         // A folder is not an empty link: exit 2, said plainly.
         let folder = try await CLI.run(["check", "--file", NSTemporaryDirectory()])
         #expect(folder.status == 2 && folder.stderr.contains("is a directory"), "\(folder.output)")
+        // The same for standard input (`check - < folder`): it read as an empty link, exit 1.
+        let stdinFolder = try await CLI.runTool(["sh", "-c", "exec \"$0\" check - < /", CLI.binary])
+        #expect(stdinFolder.status == 2 && stdinFolder.stderr.contains("standard input: it is a directory"), "\(stdinFolder.output)")
     }
 
     // MARK: one verdict, three outputs (in process)

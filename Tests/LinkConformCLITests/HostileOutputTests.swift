@@ -83,4 +83,27 @@ struct HostileOutputTests {
             #expect(!text.split(separator: "\n").contains { $0.hasPrefix("# Heading") || $0.hasPrefix("# Injected") }, "\(text)")
         }
     }
+
+    /// What was typed comes back in usage errors (the argument library quotes it), and file
+    /// names come back in lint's lines: both escaped.
+    @Test func usageErrorsAndLintLinesAreEscaped() async throws {
+        let hostile = "\u{1B}]0;PWN\u{7}\u{1B}[2J"
+        for arguments in [["run", "--suite", hostile], ["report", "--run", hostile], ["report", "--format", hostile], ["corpus", "lint", "--suite", hostile]] {
+            let r = try await CLI.run(arguments)
+            #expect(r.status == 64, "\(arguments)")
+            #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\u{7}") && r.stderr.contains("\\x1b]0;PWN"), "\(arguments): \(r.stderr)")
+        }
+        let help = try await CLI.run(["corpus", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: linkconform corpus"), "help still goes to stdout")
+        let version = try await CLI.run(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+
+        let corpus = CLI.temporaryDirectory() + "/Corpus"
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("Corpus").path, toPath: corpus)
+        _ = FileManager.default.createFile(atPath: corpus + "/ulc/cases/bad\(hostile).json", contents: Data("{nope".utf8))
+        let lint = try await CLI.run(["corpus", "lint", "--corpus", corpus])
+        #expect(lint.status == 2)
+        #expect(!lint.stdout.contains("\u{1B}") && lint.stdout.contains("bad\\x1b]0;PWN"), "\(lint.stdout)")
+    }
 }
+
