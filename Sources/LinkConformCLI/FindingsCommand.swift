@@ -3,6 +3,7 @@ import Conformance
 import DifferentialFuzzing
 import Foundation
 import FuzzTargets
+import LinkJSON
 import Reports
 import ResultsStore
 
@@ -65,7 +66,7 @@ struct FindingsCommand: ParsableCommand {
                      "promotedCase": $0.promotedCase ?? NSNull()]
                 }
                 let data = try JSONSerialization.data(withJSONObject: items + differentialItems, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                Console.line(String(decoding: data, as: UTF8.self))
+                Console.line(JSONSerializer.escapingHidden(String(decoding: data, as: UTF8.self)))
             } else if findings.isEmpty && differential.isEmpty {
                 Console.line("no findings" + ((target ?? implementation).map { " for \($0)" } ?? ""))
             } else {

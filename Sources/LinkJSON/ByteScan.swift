@@ -15,23 +15,34 @@ enum ByteScan {
     }
 
     /// The index of the first byte in `start..<end` that is a control character (below 0x20),
-    /// `"` or `\`, or also DEL (0x7F) when `orDelete`; `end` when there is none.
+    /// `"` or `\`; when `forWriting`, also DEL (0x7F) and the first byte of every UTF-8
+    /// sequence that may spell a hidden character the writer escapes (0xC2: C1 controls, 0xD8:
+    /// U+061C, 0xE2: bidirectional controls and line separators, 0xEF: U+FFFE and U+FFFF).
+    /// `end` when there is none.
     @inline(__always)
-    static func firstSpecial(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, orDelete: Bool) -> Int {
+    static func firstSpecial(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, forWriting: Bool) -> Int {
         var i = start
         let raw = UnsafeRawPointer(base)
         while i &+ 8 <= end {
             let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            // Below 0x20 (exact for a bound of at most 0x80), a quote, a backslash, DEL.
+            // Below 0x20 (exact for a bound of at most 0x80), a quote, a backslash.
             var special = (x &- ones &* 0x20) & ~x & highs != 0
             special = special || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x5C))
-            if orDelete { special = special || hasZero(x ^ (ones &* 0x7F)) }
+            if forWriting {
+                special = special || hasZero(x ^ (ones &* 0x7F))
+                // Any byte of 0x80 or more, then the four lead bytes: plain ASCII words skip the four tests.
+                if x & highs != 0 {
+                    special = special || hasZero(x ^ (ones &* 0xC2)) || hasZero(x ^ (ones &* 0xD8))
+                        || hasZero(x ^ (ones &* 0xE2)) || hasZero(x ^ (ones &* 0xEF))
+                }
+            }
             if special { break }
             i &+= 8
         }
         while i < end {
             let b = base[i]
-            if b < 0x20 || b == 0x22 || b == 0x5C || (orDelete && b == 0x7F) { return i }
+            if b < 0x20 || b == 0x22 || b == 0x5C { return i }
+            if forWriting && (b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF) { return i }
             i &+= 1
         }
         return end

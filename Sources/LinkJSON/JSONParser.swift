@@ -373,7 +373,7 @@ private struct Reader {
         index += 1
         let start = index
         // Fast path: no escapes. Plain bytes are skipped eight at a time.
-        index = ByteScan.firstSpecial(bytes.baseAddress!, from: index, to: bytes.count, orDelete: false)
+        index = ByteScan.firstSpecial(bytes.baseAddress!, from: index, to: bytes.count, forWriting: false)
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
@@ -397,7 +397,7 @@ private struct Reader {
             }
             if b < 0x20 { throw error(.controlCharacterInString, "control character \(describe(b)) inside a string; escape it") }
             if b != UInt8(ascii: "\\") {
-                let run = ByteScan.firstSpecial(bytes.baseAddress!, from: index + 1, to: bytes.count, orDelete: false)
+                let run = ByteScan.firstSpecial(bytes.baseAddress!, from: index + 1, to: bytes.count, forWriting: false)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<run]))
                 index = run
                 continue

@@ -1,7 +1,9 @@
 /// Writes ``JSONValue``s as JSON text: compact for protocol lines, indented for files.
 ///
 /// Output is deterministic: members in their stored order (or sorted by code point, on request), integral
-/// numbers without a fraction, non-finite numbers as `null`.
+/// numbers without a fraction, non-finite numbers as `null`. Control characters, DEL, C1 and
+/// bidirectional controls, line separators and U+FFFE/F are written as `\u` escapes: the value
+/// read back is the same, and the text carries none of them raw.
 ///
 /// ```swift
 /// let value: JSONValue = ["seq": 7, "output": ["kind": "ulc"]]
@@ -15,6 +17,40 @@ public enum JSONSerializer {
         swap(&writer.out, &out)
         writer.write(value, indent: level)
         swap(&writer.out, &out)
+    }
+}
+
+extension JSONSerializer {
+    /// JSON text from another writer (Foundation's `JSONSerialization`) with the hidden
+    /// characters this writer escapes (DEL, C1 and bidirectional controls, line separators,
+    /// U+FFFE/F) written as `\u` escapes. Valid JSON has them only inside strings, where the
+    /// escape reads back as the same character.
+    public static func escapingHidden(_ json: String) -> String {
+        var bytes = Array(json.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var writer = Writer(out: [], pretty: false, sortKeys: false)
+        bytes.withUnsafeMutableBufferPointer { mutable in
+            let b = UnsafeBufferPointer(mutable)
+            var i = 0
+            while i < b.count {
+                if b[i] == 0x7F {
+                    writer.out = []
+                    writer.writeEscape(0x7F)
+                    out += writer.out
+                    i += 1
+                } else if let (scalar, length) = Writer.hiddenScalar(b, at: i) {
+                    writer.out = []
+                    writer.writeEscape(scalar)
+                    out += writer.out
+                    i += length
+                } else {
+                    out.append(b[i])
+                    i += 1
+                }
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -114,7 +150,7 @@ private struct Writer {
             // Runs of bytes that need no escape are appended whole.
             var runStart = 0
             while true {
-                let i = ByteScan.firstSpecial(base, from: runStart, to: bytes.count, orDelete: true)
+                let i = ByteScan.firstSpecial(base, from: runStart, to: bytes.count, forWriting: true)
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
                 guard i < bytes.count else { break }
                 runStart = i + 1
@@ -124,14 +160,51 @@ private struct Writer {
                 case 0x0A: append("\\n")
                 case 0x0D: append("\\r")
                 case 0x09: append("\\t")
+                case let byte where byte < 0x80: writeEscape(UInt32(byte))
                 case let byte:
-                    let hex: StaticString = "0123456789abcdef"
-                    append("\\u00")
-                    out.append(hex.utf8Start[Int(byte >> 4)])
-                    out.append(hex.utf8Start[Int(byte & 0xF)])
+                    // The first byte of a sequence that may spell a hidden character.
+                    if let (scalar, length) = Self.hiddenScalar(bytes, at: i) {
+                        writeEscape(scalar)
+                        runStart = i + length
+                    } else {
+                        out.append(byte)
+                    }
                 }
             }
         }
         out.append(0x22)
+    }
+
+    /// `\uXXXX` for a scalar of the Basic Multilingual Plane.
+    mutating func writeEscape(_ scalar: UInt32) {
+        let hex: StaticString = "0123456789abcdef"
+        append("\\u")
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex.utf8Start[Int((scalar >> UInt32(shift)) & 0xF)]) }
+    }
+
+    /// The hidden character (and its length in bytes) whose UTF-8 starts at `i`, if any: what
+    /// JSON allows raw but no reader should meet raw in a file or a terminal, so that a
+    /// results file shown with `cat`, or opened in an editor, cannot be reordered or drive the
+    /// terminal (C1 controls, U+061C, U+200E/F, U+202A-E, U+2066-9, U+2028/9, U+FFFE/F). The
+    /// value read back is the same.
+    static func hiddenScalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+        let n = b.count - i
+        switch b[i] {
+        case 0xC2 where n >= 2 && (0x80...0x9F).contains(b[i + 1]):
+            return (UInt32(b[i + 1]), 2)
+        case 0xD8 where n >= 2 && b[i + 1] == 0x9C:
+            return (0x061C, 2)
+        case 0xE2 where n >= 3:
+            let scalar = 0x2000 | (UInt32(b[i + 1] & 0x3F) << 6) | UInt32(b[i + 2] & 0x3F)
+            guard b[i + 1] & 0xC0 == 0x80, b[i + 2] & 0xC0 == 0x80 else { return nil }
+            switch scalar {
+            case 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return (scalar, 3)
+            default: return nil
+            }
+        case 0xEF where n >= 3 && b[i + 1] == 0xBF && (b[i + 2] == 0xBE || b[i + 2] == 0xBF):
+            return (0xFF00 | UInt32(b[i + 2] & 0x3F) | 0xC0, 3)
+        default:
+            return nil
+        }
     }
 }

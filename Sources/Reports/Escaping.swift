@@ -3,7 +3,8 @@ import Conformance
 /// How text that came from outside (an implementation's name, version, language, homepage and
 /// notes, case messages, actual outputs, a link given to `check`) is written into each output:
 /// the one place that knows. Every report and the CLI's human output go through it; JSON does not
-/// (it stays exact, with JSON's own escaping).
+/// (it stays exact, with JSON's own escaping, which LinkJSON's writer applies to the hidden
+/// characters too: `\u009b`, `\u202e`).
 ///
 /// What no format shows raw, the *hidden* characters: C0 controls (U+0000–U+001F), DEL, C1
 /// controls (U+0080–U+009F), the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,

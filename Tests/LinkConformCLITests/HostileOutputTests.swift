@@ -36,6 +36,18 @@ struct HostileOutputTests {
         #expect(decoded.contains("https://s.example/\u{1B}[31m"))
     }
 
+    /// JSON output keeps the values exact, but writes C1 and bidirectional controls as `\u`
+    /// escapes, so that the text itself, shown with `cat`, carries none of them raw.
+    @Test func checkJSONWritesHiddenCharactersAsEscapes() async throws {
+        let result = try await CLI.run(["check", "--json", "https://a.example/x?ulc-success=%c2%9b31m%e2%80%ae&ulc-error=x"])
+        #expect(Self.raw(result.stdout).isEmpty, "raw: \(Self.raw(result.stdout).map { String($0, radix: 16) })")
+        #expect(result.stdout.contains("\\u009b31m\\u202e"), "\(result.stdout)")
+        let json = try JSONParser.parse(result.stdout)
+        let fields = json["protocols"]?.arrayValue?.first?["fields"]?.arrayValue ?? []
+        #expect(fields.contains { $0["decoded"]?.stringValue == "\u{9B}31m\u{202E}" }, "\(fields)")
+        #expect(JSONSerializer.escapingHidden("{\"a\" : \"x\u{9B}\u{7F}\u{2066}é\"}") == "{\"a\" : \"x\\u009b\\u007f\\u2066é\"}")
+    }
+
     @Test func checkShowsRawControlsOfTheLinkItself() async throws {
         let result = try await CLI.run(["check", "https://a.example/\u{1B}[2J\u{202E}x?y=\u{9B}1m"])
         #expect(Self.raw(result.output).isEmpty, "raw: \(Self.raw(result.output).map { String($0, radix: 16) })")

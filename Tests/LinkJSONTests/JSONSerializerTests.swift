@@ -4,6 +4,27 @@ import Testing
 
 /// The text the serializer writes.
 struct JSONSerializerTests {
+    /// Characters JSON allows raw but no file or terminal should carry raw (C1 controls, bidi
+    /// controls, line separators, U+FFFE/F) are written as `\u` escapes: the value read back is
+    /// the same. Their neighbours in UTF-8 (same first byte) stay as they are.
+    @Test func hiddenCharactersAreWrittenAsEscapes() throws {
+        let hidden: [Unicode.Scalar] = ["\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{61C}", "\u{200E}", "\u{200F}", "\u{2028}",
+                                        "\u{2029}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{FFFE}", "\u{FFFF}"]
+        for scalar in hidden {
+            let text = "a" + String(Character(scalar)) + "b"
+            let json = JSONValue.string(text).serialized()
+            let hex = String(scalar.value, radix: 16)
+            #expect(json == "\"a\\u" + String(repeating: "0", count: 4 - hex.count) + hex + "b\"", "\(json)")
+            #expect(try JSONParser.parse(json) == .string(text))
+        }
+        let kept = "° é ؛ — ’ € \u{2030} \u{206A} \u{FFFD} \u{FEFF} ✓ 🏳️‍🌈 \u{C2}\u{A0}"
+        let json = JSONValue.string(kept + String(repeating: " plain ascii text", count: 3)).serialized()
+        #expect(json.contains(kept) && !json.contains("\\u"), "\(json)")
+        // Inside long runs, found by the eight-byte scan too.
+        let long = String(repeating: "x", count: 13) + "\u{202E}" + String(repeating: "y", count: 13) + "\u{85}"
+        #expect(JSONValue.string(long).serialized() == "\"" + String(repeating: "x", count: 13) + "\\u202e" + String(repeating: "y", count: 13) + "\\u0085\"")
+    }
+
     @Test func compactOutputHasNoWhitespace() {
         let value: JSONValue = ["seq": 7, "output": ["kind": "ulc", "list": [1, true, nil]]]
         #expect(value.serialized() == #"{"seq":7,"output":{"kind":"ulc","list":[1,true,null]}}"#)
