@@ -76,13 +76,13 @@ struct AASACompileCacheTests {
     /// A rule that fits the whole budget but not what an earlier rule left of it is not compiled
     /// (`pattern-too-complex`), whichever file the cache saw it in first; and the reverse.
     @Test func theCompileBudgetStillHolds() {
-        let big = String(repeating: "$(lang)", count: 73), half = String(repeating: "$(lang)", count: 40)
+        let big = String(repeating: "$(lang)", count: 368), half = String(repeating: "$(lang)", count: 200)
         func file(_ paths: [String]) -> [UInt8] {
             let components = paths.map { #"{"/": "/\#($0)"}"# }.joined(separator: ", ")
             return Array(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [\#(components)]}]}}"#.utf8)
         }
         let alone = file([big, "about"]), after = file([half, big, "about"])
-        let url = "https://example.com/" + String(repeating: "en", count: 73)
+        let url = "https://example.com/" + String(repeating: "en", count: 368)
         let expected = [alone, after].map { (AASA.validate($0), AASA.match($0, domain: "example.com", appID: Self.app, url: url)) }
         #expect(expected[0].0.isEmpty && expected[1].0.map(\.code.rawValue) == ["pattern-too-complex"])
         for order in [[0, 1], [1, 0]] {
@@ -109,9 +109,9 @@ struct AASACompileCacheTests {
             #expect(AASA.validate(file, memo: cache) == expected)
         }
         #expect(cache.counters.evictions > 0)
-        // A value heavier than the whole limit is not kept (a rule at the compile budget weighs about 200,000).
+        // A value heavier than the whole limit is not kept (a rule at the compile budget weighs about 1,000,000).
         let none = AASACompileCache(files: limits, rules: limits, pairs: limits)
-        let big = Array(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/\#(String(repeating: "$(lang)", count: 73))"}]}]}}"#.utf8)
+        let big = Array(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/\#(String(repeating: "$(lang)", count: 368))"}]}]}}"#.utf8)
         #expect(AASA.validate(big, memo: none).isEmpty)
         #expect(none.holding.rules.weight <= 50_000 && none.counters.evictions == 0)
     }
