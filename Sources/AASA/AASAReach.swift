@@ -19,15 +19,20 @@
 /// ```
 public enum AASAReach {
     /// The bounds of the exploration. `states`: product states walked per component (path,
-    /// query, fragment); `combinations`: (path, query, fragment) signature triples combined.
-    /// Past either bound the answer is incomplete and negative answers become "undecided".
+    /// query, fragment); `combinations`: (path, query, fragment) signature triples combined;
+    /// `cells`: the memory one component's walk may hold (each product state has a slot per
+    /// rule, so many rules fill it long before `states`: it bounds a file's time and memory as a
+    /// whole, where `states` alone let 2,000 rules take six minutes and 1.9 GB). Past any bound
+    /// the answer is incomplete and negative answers become "undecided".
     public struct Budget: Sendable, Hashable {
         public var states: Int
         public var combinations: Int
+        public var cells: Int
 
-        public init(states: Int = 60_000, combinations: Int = 1_000_000) {
+        public init(states: Int = 60_000, combinations: Int = 1_000_000, cells: Int = 16_000_000) {
             self.states = states
             self.combinations = combinations
+            self.cells = cells
         }
 
         public static let standard = Budget()
@@ -61,7 +66,7 @@ public enum AASAReach {
     public static func analyze(_ file: AASAFile, appID: String, domain: String, budget: Budget = .standard) -> Report {
         let matcher = file.matcher(appID: appID)
         let rules = matcher.rules
-        let space = AASADecisionSpace(rules: rules, stateBudget: budget.states, combinationBudget: budget.combinations)
+        let space = AASADecisionSpace(rules: rules, budget: budget)
         var witness = [String?](repeating: nil, count: rules.count)
         var covers = [Set<Int>](repeating: [], count: rules.count)
         var matchesSome = [Bool](repeating: false, count: rules.count)
@@ -93,7 +98,7 @@ public enum AASAReach {
             } else if space.complete {
                 verdict = .dead(coveredBy: matchesSome[k] ? covers[k].sorted() : [])
             } else {
-                verdict = .undecided(reason: "no witness within the bound (\(budget.states) product states per component, \(budget.combinations) combinations)")
+                verdict = .undecided(reason: "no witness within the bound (\(budget.states) product states and \(budget.cells) cells per component, \(budget.combinations) combinations)")
             }
             out.append(RuleReach(index: k, rule: compiled.rule, verdict: verdict))
         }
@@ -150,8 +155,7 @@ public enum AASADiff {
                                budget: AASAReach.Budget = .standard) -> Report {
         let oldMatcher = old.matcher(appID: appID), newMatcher = new.matcher(appID: appID)
         let nOld = oldMatcher.rules.count, nNew = newMatcher.rules.count
-        let space = AASADecisionSpace(rules: oldMatcher.rules + newMatcher.rules, stateBudget: budget.states,
-                                      combinationBudget: budget.combinations)
+        let space = AASADecisionSpace(rules: oldMatcher.rules + newMatcher.rules, budget: budget)
         struct Pair: Hashable { let old: Int?; let new: Int? }
         var witnesses: [Pair: String] = [:]
         var order: [Pair] = []

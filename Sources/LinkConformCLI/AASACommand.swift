@@ -13,7 +13,8 @@ struct AASACommand: ParsableCommand {
         discussion: """
             Both answers are computed from the compiled patterns (automata), not by sampling URLs; \
             every URL shown is checked with the matcher. Past the bounds (--max-states product \
-            states per URL component, --max-combinations), an answer may be "undecided"; see docs/aasa.md.
+            states and --max-cells cells per URL component, --max-combinations), an answer may be \
+            "undecided"; see docs/aasa.md.
             """,
         subcommands: [Reach.self, Diff.self])
 
@@ -33,10 +34,13 @@ struct AASACommand: ParsableCommand {
         @Option(name: .customLong("max-combinations"), help: ArgumentHelp("Combinations of path, query and fragment classes examined.", valueName: "n"))
         var maxCombinations = AASAReach.Budget.standard.combinations
 
-        var budget: AASAReach.Budget { AASAReach.Budget(states: maxStates, combinations: maxCombinations) }
+        @Option(name: .customLong("max-cells"), help: ArgumentHelp("Memory of one URL component's walk, in cells (4 bytes; a product state has one per rule).", valueName: "n"))
+        var maxCells = AASAReach.Budget.standard.cells
+
+        var budget: AASAReach.Budget { AASAReach.Budget(states: maxStates, combinations: maxCombinations, cells: maxCells) }
 
         func validate() throws {
-            if maxStates < 1 || maxCombinations < 1 { throw ValidationError("--max-states and --max-combinations must be positive") }
+            if maxStates < 1 || maxCombinations < 1 || maxCells < 1 { throw ValidationError("--max-states, --max-combinations and --max-cells must be positive") }
             if domain.isEmpty || domain.contains(where: { "/?#@: ".contains($0) }) { throw ValidationError("--domain takes a host name, such as example.com") }
             if !appID.contains(".") || appID.hasPrefix(".") || appID.hasSuffix(".") || appID.contains(where: \.isWhitespace) {
                 throw ValidationError("--app-id takes <prefix>.<bundle id>, such as ABCDE12345.com.example.app")

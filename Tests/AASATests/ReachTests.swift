@@ -97,6 +97,14 @@ struct ReachTests {
         let full = Self.report(text)
         #expect(full.complete)
         #expect(!full.rules.contains { if case .undecided = $0.verdict { true } else { false } })
+        // The cell bound stops a walk the state bound allows: fewer cells than the states the
+        // full walk keeps times their slots.
+        let cells = Self.report(text, budget: AASAReach.Budget(cells: 200))
+        #expect(!cells.complete && cells.statesExplored < full.statesExplored, "\(cells.statesExplored) of \(full.statesExplored)")
+        #expect(cells.rules.contains { if case .undecided(let reason) = $0.verdict { reason.contains("200 cells") } else { false } })
+        for (a, b) in zip(cells.rules, full.rules) {
+            if case .reachable = a.verdict { #expect(a.verdict == b.verdict, "a witness found within the bound is the full walk's") }
+        }
     }
 }
 
