@@ -145,7 +145,8 @@ let package = Package(
         .testTarget(name: "RunSessionTests", dependencies: ["RunSession", "ResultsStore", "Conformance", "LinkJSON"]),
         .testTarget(name: "DifferentialFuzzingTests", dependencies: ["TestScratch", "DifferentialFuzzing", "Conformance", "ResultsStore", "LinkJSON", "SeededRandom"]),
         .testTarget(name: "ReportsTests", dependencies: ["TestScratch", "Reports", "ResultsStore", "Conformance", "LinkJSON"]),
-        .testTarget(name: "LinkConformCLITests", dependencies: ["TestScratch", "LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter"],
+        .testTarget(name: "LinkConformCLITests", dependencies: ["TestScratch", "LinkConformCLI", "ChildProcess", "FuzzTargets", "linkconform", "foundation-adapter",
+                                                            .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
     ]
 )

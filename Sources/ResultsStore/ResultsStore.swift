@@ -36,9 +36,10 @@ public final class ResultsStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
-            try Self.refuseForeign(path: path)
+            try Self.refuseForeignOrNewer(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            try pool.read { db in try StoreSchema.verify(db, path: path) }
             try markAbandonedRuns()
         } catch let error as StoreError {
             throw error
@@ -51,9 +52,10 @@ public final class ResultsStore: Sendable {
 
     /// Refuses a SQLite database that some other program made: migrating it would add our
     /// tables to someone else's data. A store is recognised by its first migration in GRDB's
-    /// migrations table; an empty database (no tables yet) is a new store.
+    /// migrations table; an empty database (no tables yet) is a new store. Refuses too a store
+    /// that a newer LinkConform wrote (a migration this version does not know: ``StoreSchema``).
     /// The file is opened read-only for this look, so that even its journal mode is left as it was.
-    static func refuseForeign(path: String) throws {
+    static func refuseForeignOrNewer(path: String) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
         var readOnly = Configuration()
         readOnly.readonly = true
@@ -61,15 +63,18 @@ public final class ResultsStore: Sendable {
         // moment (one that closes asks for an exclusive lock): without it, opening the store
         // failed with "database is locked" whenever it met one.
         readOnly.busyMode = .timeout(10)
-        let (tables, ours) = try DatabaseQueue(path: path, configuration: readOnly).read { db in
+        let (tables, ours, unknown) = try DatabaseQueue(path: path, configuration: readOnly).read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            guard tables.contains("grdb_migrations") else { return (tables, false) }
+            guard tables.contains("grdb_migrations") else { return (tables, false, [String]()) }
             let first = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v1:%'")
-            return (tables, !first.isEmpty)
+            return (tables, !first.isEmpty, try StoreSchema.unknownMigrations(db))
         }
-        guard !tables.isEmpty, !ours else { return }
-        let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
-        throw StoreError(path: path, message: "this SQLite database is not a LinkConform results store (its tables: \(shown)); it was left unchanged; pass --db with a new file or the store of earlier runs")
+        guard !tables.isEmpty else { return }
+        guard ours else {
+            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
+            throw StoreError(path: path, message: "this SQLite database is not a LinkConform results store (its tables: \(shown)); it was left unchanged; pass --db with a new file or the store of earlier runs")
+        }
+        if !unknown.isEmpty { throw StoreSchema.newerStoreError(path: path, unknown: unknown) }
     }
 
     static func describe(_ error: Error) -> String {

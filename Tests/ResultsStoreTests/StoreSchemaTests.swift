@@ -53,30 +53,63 @@ struct StoreSchemaTests {
         #expect(try store.findings().count == 1)
     }
 
-    @Test func implementationStatusIsStoredAsItsEnumeration() throws {
-        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
-        let run = try store.beginRun(ResultsStoreTests.start)
-        let id = try store.register(ResultsStoreTests.info, run: run)
-        try store.setImplementationStatus(run: run, implementation: id, status: .gaveUp, notes: ["restarted 3 times"], expectedFailures: "x.txt")
-        let stored = try #require(try store.implementations(run: run).first)
-        #expect(stored.status == .gaveUp && stored.notes == ["restarted 3 times"] && stored.expectedFailures == "x.txt")
-        let raw = try store.pool.read { db in try String.fetchOne(db, sql: "SELECT status FROM runImplementation") }
-        #expect(raw == "gave-up", "the text older versions wrote and read")
+    /// A store this version made, holding one run, closed; `change` is then applied to it as
+    /// another program would.
+    static func changedStore(_ change: String) throws -> String {
+        let path = ResultsStoreTests.temporaryPath()
+        do {
+            let store = try ResultsStore(path: path)
+            let run = try store.beginRun(ResultsStoreTests.start)
+            try store.insert([ResultsStoreTests.result("a", .pass)], run: run, implementation: try store.register(ResultsStoreTests.info, run: run))
+            try store.finishRun(run, status: .completed)
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: change) }
+        try queue.close()
+        return path
     }
 
-    @Test func findingsCountSightingsKeepTheSmallerInputAndReopen() throws {
-        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
-        let first = try store.recordFinding(target: "ulc", kind: .invariant, signature: "sig", message: "one", input: [1, 2, 3],
-                                            reproducerPath: "a")
-        try store.markFindingFixed(id: first.id)
-        #expect(try store.finding(id: first.id)?.status == .fixed)
-        try store.recordFinding(target: "xignqr", kind: .crash, signature: "other", message: "x", input: [9], reproducerPath: "c")
-        let again = try store.recordFinding(target: "ulc", kind: .invariant, signature: "sig", message: "two", input: [1],
-                                            reproducerPath: "b")
-        #expect(again.id == first.id && again.count == 2 && again.status == .open)
-        #expect(again.input == [1] && again.reproducerPath == "b" && again.message == "two")
-        try store.markFindingFixed(id: try #require(try store.findings(target: "xignqr").first).id)
-        #expect(try store.findings().map(\.status) == [.open, .fixed], "open findings first")
-        #expect(try store.findings(target: "ulc").map(\.kind) == [.invariant])
+    /// The error that opening `path` gives (none: an issue).
+    static func openingError(_ path: String) -> StoreError? {
+        do {
+            _ = try ResultsStore(path: path)
+            Issue.record("\(path) opened")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aColumnThisVersionReadsThatIsGoneIsNamedWhenTheStoreOpens() throws {
+        let path = try Self.changedStore("ALTER TABLE run DROP COLUMN host")
+        let error = try #require(Self.openingError(path))
+        #expect(error.path == path)
+        #expect(error.message.contains("the table run has no column host"), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func aTableThatIsGoneIsNamedWhenTheStoreOpens() throws {
+        let path = try Self.changedStore("DROP TABLE finding")
+        let error = try #require(Self.openingError(path))
+        #expect(error.message.contains("the table finding is missing"), "\(error)")
+    }
+
+    @Test func aStoreWrittenByANewerVersionIsRefusedAndLeftUnchanged() throws {
+        let path = try Self.changedStore("INSERT INTO grdb_migrations VALUES ('v7: future')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(Self.openingError(path))
+        #expect(error.message.contains("written by a newer LinkConform"), "\(error)")
+        #expect(error.message.contains("'v7: future'"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file was changed")
+    }
+
+    @Test func theSchemaCheckedIsEveryTableAndColumnTheMigrationsMake() throws {
+        let queue = try DatabaseQueue()
+        try ResultsStore.migrator.migrate(queue)
+        let made = try queue.read { db in try StoreSchema.columns(db) }.filter { $0.table != "grdb_migrations" }
+        #expect(made.map(\.table) == StoreSchema.expected.map(\.table))
+        for (table, columns) in made {
+            #expect(columns == StoreSchema.expected.first { $0.table == table }?.columns, "\(table)")
+        }
     }
 }
