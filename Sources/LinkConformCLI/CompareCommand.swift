@@ -25,8 +25,8 @@ struct CompareCommand: ParsableCommand {
               linkconform compare 41 42 --json      every change, for a program
               linkconform run --baseline previous   the same check, as part of a nightly run
 
-            Exit codes: 0 no regression; 1 at least one regression; 2 no such run, or no run to \
-            compare with; 64 usage.
+            Exit codes: 0 no regression; 1 at least one regression; 2 no such run, no run to \
+            compare with, or a store that cannot be read; 64 usage.
             """)
 
     @Argument(help: ArgumentHelp("The earlier run (default: the newest completed run before AFTER).", valueName: "before"))
@@ -78,18 +78,14 @@ struct CompareCommand: ParsableCommand {
 }
 
 /// Opening an existing results database for reading, with the errors every reading command
-/// gives (no file: say how to make one; not ours: say so).
+/// gives (no file: say how to make one; a store that does not open: its `StoreError`, which
+/// `LinkConformCommand.main` turns into exit 2).
 enum StoreOpening {
     static func open(_ path: String) throws -> ResultsStore {
         guard FileManager.default.fileExists(atPath: path) else {
             Console.error("no results database at \(path); run `linkconform run` first or pass --db")
             throw Exit.harness
         }
-        do {
-            return try ResultsStore(path: path)
-        } catch {
-            Console.error("\(error)")
-            throw Exit.harness
-        }
+        return try ResultsStore(path: path)
     }
 }

@@ -19,7 +19,8 @@ struct FindingsCommand: ParsableCommand {
             Corpus/fuzz/regressions/TARGET/, which `swift test` replays from then on. \
             `linkconform fuzz` stores where an adapter disagrees with the reference as differential \
             findings (ids D1, D2, ...), listed after the libFuzzer ones; `linkconform findings promote \
-            DID` makes one a corpus case. Exit 1 when open findings are listed.
+            DID` makes one a corpus case. Exit 1 when open findings are listed; 2 when the store cannot \
+            be read or written, or a file cannot be written.
             """,
         subcommands: [List.self, Record.self, Fix.self, Promote.self],
         defaultSubcommand: List.self
@@ -30,7 +31,7 @@ struct FindingsCommand: ParsableCommand {
         var db = "Reports/results.sqlite"
 
         func open() throws -> ResultsStore {
-            try OutputOptions.openStore(db)
+            try ResultsStore(path: db)
         }
     }
 
@@ -160,10 +161,10 @@ struct FindingsCommand: ParsableCommand {
                 throw Exit.harness
             }
             let folder = "\(corpus)/fuzz/regressions/\(finding.target)"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try OutputError.makeFolder(folder)
             let name = "finding-" + String(SHA256.hex(Array(finding.signature.utf8)).prefix(12))
             let path = folder + "/" + name
-            try Data(finding.input).write(to: URL(fileURLWithPath: path))
+            try OutputError.guarding(path, exactly: true) { try Data(finding.input).write(to: URL(fileURLWithPath: path)) }
             try store.markFindingFixed(id: id)
             Console.line("finding #\(id) marked fixed; its reproducer is now the regression input \(path) (commit it)")
         }

@@ -47,7 +47,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
             replays the same inputs.
 
             Exit codes: 0 no new signature; 1 new signatures stored; 2 the harness could not do its \
-            job (the adapter did not start, was given up, or the store cannot be written); 64 usage; \
+            job (the adapter did not start, was given up, the store cannot be read or written, or the report \
+            cannot be written); 64 usage; \
             130 interrupted (everything found so far is stored and reported).
             """)
 
@@ -177,15 +178,10 @@ struct FuzzRunCommand: AsyncParsableCommand {
                 corpusSignatureCount: summary.corpusSignatures?.count ?? 0, corpusMarks: Self.corpusMarks(summary),
                 setAside: summary.setAside.map { Self.setAsideLine($0, after: setAsideAfter) })
             let path = (reports as NSString).appendingPathComponent(FuzzFindingsReport.fileName(implementation: info.name))
-            do {
-                try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-                let text = FuzzFindingsReport.markdown(run, findings: try store.differentialFindings(implementation: info.name))
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-                Console.line("findings stored in \(db); report: \(path)")
-            } catch {
-                Console.error("cannot write the report \(path): \(error.localizedDescription)")
-                throw Exit.harness
-            }
+            let text = FuzzFindingsReport.markdown(run, findings: try store.differentialFindings(implementation: info.name))
+            try OutputError.makeFolder(reports)
+            try OutputError.guarding(path, exactly: true) { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
+            Console.line("findings stored in \(db); report: \(path)")
         }
         if summary.interrupted { throw Exit.interrupted }
         if summary.harnessFailure != nil { throw Exit.harness }

@@ -3,6 +3,7 @@ import ChildProcess
 import Conformance
 import Foundation
 import Reports
+import ResultsStore
 
 /// `linkconform`: the conformance suite and harness for app-link callback protocols.
 public struct LinkConformCommand: AsyncParsableCommand {
@@ -21,7 +22,8 @@ public struct LinkConformCommand: AsyncParsableCommand {
               linkconform findings                  what the fuzzers found (scripts/fuzz.sh TARGET runs one)
 
             Exit codes: 0 as expected; 1 unexpected failures (a MUST not met, an error); \
-            2 the harness could not do its job (bad corpus, unwritable store); 64 usage error.
+            2 the harness could not do its job (bad corpus, a store that cannot be read or written, \
+            a folder or file that cannot be written); 64 usage error.
             """,
         version: LinkConformVersion.current,
         subcommands: [RunCommand.self, ReportCommand.self, CompareCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
@@ -33,9 +35,12 @@ public struct LinkConformCommand: AsyncParsableCommand {
     /// Output cut short (`linkconform run | head -2`) must not end a run before it has stored
     /// its results: a write to the closed pipe fails and is dropped (``Console``).
     ///
-    /// Parsed and run here rather than by the library's `main`, for one difference: a usage
+    /// Parsed and run here rather than by the library's `main`, for two differences. A usage
     /// error's message quotes what was typed (`--suite`, `--format`, a run number), and it
     /// reaches stderr escaped (``Escaping/terminal(_:multiline:)``), as every other message does.
+    /// And a store that cannot be read or written (`StoreError`) or a file or folder that cannot
+    /// be written (`OutputError`) ends any command the same way, wherever it happens: one line
+    /// naming the file and the problem (SQLite's message, never its statement), and exit 2.
     public static func main() async {
         StandardStreams.ignoreBrokenPipes()
         let code: ExitCode
@@ -47,6 +52,12 @@ public struct LinkConformCommand: AsyncParsableCommand {
                 try command.run()
             }
             code = .success
+        } catch let error as StoreError {
+            Console.error(error.description)
+            code = Exit.harness
+        } catch let error as OutputError {
+            Console.error(error.description)
+            code = Exit.harness
         } catch {
             code = exitCode(for: error)
             let message = fullMessage(for: error)

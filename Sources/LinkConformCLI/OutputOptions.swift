@@ -17,17 +17,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "No progress indicator.")
     var noProgress = false
 
-    /// Opens the store; a store that cannot be opened is the harness's failure (exit 2).
+    /// Opens the store; a store that cannot be opened is the harness's failure (its
+    /// `StoreError`: exit 2, `LinkConformCommand.main`).
     func openStore() throws -> ResultsStore {
-        try Self.openStore(db)
-    }
-
-    static func openStore(_ db: String) throws -> ResultsStore {
-        do {
-            return try ResultsStore(path: db)
-        } catch {
-            Console.error(error.description)
-            throw Exit.harness
-        }
+        try ResultsStore(path: db)
     }
 }

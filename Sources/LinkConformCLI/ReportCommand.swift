@@ -28,7 +28,9 @@ struct ReportCommand: ParsableCommand {
 
             Exit codes: 0 done (a statement is written whatever the results); 1 the run has failures \
             (reports), or a statement does not verify; \
-            2 no database, no such run or implementation, an unreadable file; 64 usage.
+            2 no database, no such run or implementation, an unreadable file, a store that cannot be \
+            read (damaged, changed by hand, written by a newer LinkConform), a folder that cannot be \
+            written; 64 usage.
             """)
 
     @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
@@ -107,13 +109,7 @@ struct ReportCommand: ParsableCommand {
             Console.error("\(error.description) (\(db))")
             throw Exit.harness
         }
-        let paths: [String]
-        do {
-            paths = try statement.write(to: out)
-        } catch {
-            Console.error("cannot write the statement to \(out): \(error.localizedDescription)")
-            throw Exit.harness
-        }
+        let paths = try statement.write(to: out)
         Console.line(Escaping.terminal("statement of \(name) in run \(data.run.id): " + paths.joined(separator: ", ")))
         Console.line("sha256 \(statement.sha256)")
         if let used = statement.expectedFailures, !used.notListed.isEmpty {

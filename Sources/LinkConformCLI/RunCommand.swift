@@ -38,8 +38,9 @@ struct RunCommand: AsyncParsableCommand {
 
             Exit codes: 0 no unexpected failure; 1 a fail, an error, a crash, a timeout, a protocol \
             error or an unexpected pass (with --strict, a nonStrict too), or with --baseline a \
-            regression; 2 the harness could not do its job (corpus errors, unwritable database, an \
-            adapter that never started); 64 usage; 130 interrupted.
+            regression; 2 the harness could not do its job (corpus errors, a database that cannot \
+            be read or written, an adapter that never started, a reports folder that cannot be \
+            written); 64 usage; 130 interrupted.
             """)
 
     @OptionGroup var corpusOptions: CorpusOptions
@@ -116,13 +117,8 @@ struct RunCommand: AsyncParsableCommand {
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
         Console.out(try TerminalSummary.render(data))
         if !output.noReports {
-            do {
-                let paths = try ReportWriter.write(data, to: output.reports)
-                Console.line("stored as run \(runID) in \(db); reports: " + paths.joined(separator: ", "))
-            } catch {
-                Console.error("cannot write reports to \(output.reports): \(error.localizedDescription)")
-                throw Exit.harness
-            }
+            let paths = try ReportWriter.write(data, to: output.reports)
+            Console.line("stored as run \(runID) in \(db); reports: " + paths.joined(separator: ", "))
         } else {
             Console.line("stored as run \(runID) in \(db)")
         }

@@ -35,35 +35,40 @@ public enum ReportWriter {
 
     /// Writes the given formats (and, with `badges`, the badges folder: ``BadgeReport``); returns
     /// the paths written. Each report streams into a temporary file beside its final name,
-    /// renamed over it once complete (``replace(_:in:with:)``).
+    /// renamed over it once complete (``replace(_:in:with:)``). A file that cannot be written is
+    /// an ``OutputError``; a store that cannot be read, a `StoreError`.
     @discardableResult
     public static func write(_ data: ReportData, formats: [Format] = Format.allCases, badges: Bool = true,
                              to directory: String) throws -> [String] {
         var written = try formats.map { format in try replace(format.fileName, in: directory) { try format.write(data, to: $0) } }
-        if badges { written.append(try BadgeReport.write(data, to: directory)) }
+        if badges {
+            let folder = (directory as NSString).appendingPathComponent("badges")
+            written.append(try OutputError.guarding(folder) { try BadgeReport.write(data, to: directory) })
+        }
         return written
     }
 
     /// Writes the file `name` in `directory` (made if missing) through `body`: the text goes into
     /// a temporary file beside it, renamed over `name` once `body` returns, so a reader never sees
     /// half a file and a failed write leaves the previous one in place. `body` must flush its
-    /// output. Returns the file's path.
+    /// output. Returns the file's path. A failure to write is an ``OutputError`` naming the file
+    /// or folder; what `body` throws otherwise (a `StoreError`) passes as it is.
     public static func replace(_ name: String, in directory: String, with body: (ReportOutput) throws -> Void) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try OutputError.makeFolder(directory)
         let path = (directory as NSString).appendingPathComponent(name)
         let partial = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).partial")
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial])
+            throw OutputError.lastCall(path)
         }
         do {
             defer { try? handle.close() }
-            try body(ReportOutput(handle: handle))
+            try OutputError.guarding(path, exactly: true) { try body(ReportOutput(handle: handle)) }
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
         guard rename(partial, path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            let error = OutputError.lastCall(path)
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }

@@ -23,7 +23,7 @@ extension ResultsStore {
     /// Cases already recorded for that fingerprint are left as they are, so a run over an
     /// unchanged corpus writes nothing new.
     public func recordCases(corpus: Corpus) throws {
-        try pool.write { db in
+        try writing { db in
             let known = try db.exactRows("SELECT COUNT(*) AS n FROM corpusCase WHERE corpusFingerprint = ?", [.text(corpus.fingerprint)]) {
                 $0.int("n")
             }

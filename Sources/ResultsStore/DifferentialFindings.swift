@@ -101,7 +101,7 @@ extension ResultsStore {
     public func recordDifferentialFinding(_ new: DifferentialFinding.New) throws -> (finding: DifferentialFinding, isNew: Bool) {
         let now = Self.timestamp()
         func listText(_ items: [String]) -> String { JSONValue.array(items.map(JSONValue.string)).serialized() }
-        return try pool.write { db in
+        return try writing { db in
             let known = try db.exactRows("SELECT id, length(CAST(minimisedInput AS BLOB)) AS size FROM differentialFinding WHERE implementation = ? AND signature = ?",
                                          [.text(new.implementation), .text(new.signature)]) { ($0.int64("id"), $0.int("size")) }.first
             if let (id, size) = known {
@@ -133,7 +133,7 @@ extension ResultsStore {
     public func addDifferentialSightings(implementation: String, _ counts: [String: Int]) throws {
         guard !counts.isEmpty else { return }
         let now = Self.timestamp()
-        try pool.write { db in
+        try writing { db in
             for (signature, count) in counts.sorted(by: { $0.key < $1.key }) {
                 try db.exactExecute("UPDATE differentialFinding SET lastSeen = ?, count = count + ? WHERE implementation = ? AND signature = ?",
                                     [.text(now), .int(count), .text(implementation), .text(signature)])
@@ -143,14 +143,14 @@ extension ResultsStore {
 
     /// The signatures already stored for an implementation.
     public func differentialSignatures(implementation: String) throws -> Set<String> {
-        try pool.read { db in
+        try reading { db in
             Set(try db.exactRows("SELECT signature FROM differentialFinding WHERE implementation = ?", [.text(implementation)]) { $0.text("signature") })
         }
     }
 
     /// Every differential finding (of one implementation), open ones first, most recently seen first.
     public func differentialFindings(implementation: String? = nil) throws -> [DifferentialFinding] {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("""
                 SELECT * FROM differentialFinding WHERE ? IS NULL OR implementation = ?
                 ORDER BY status = ?, lastSeen DESC, id DESC
@@ -159,12 +159,12 @@ extension ResultsStore {
     }
 
     public func differentialFinding(id: Int64) throws -> DifferentialFinding? {
-        try pool.read { db in try DifferentialFinding.fetch(db, id: id) }
+        try reading { db in try DifferentialFinding.fetch(db, id: id) }
     }
 
     /// Marks a finding promoted to the corpus case `caseID`.
     public func markDifferentialFindingPromoted(id: Int64, caseID: String) throws {
-        try pool.write { db in
+        try writing { db in
             try db.exactExecute("UPDATE differentialFinding SET status = ?, promotedCase = ? WHERE id = ?",
                                 [.raw(DifferentialFinding.Status.promoted), .text(caseID), .integer(id)])
         }

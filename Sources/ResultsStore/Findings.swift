@@ -56,7 +56,7 @@ extension ResultsStore {
     public func recordFinding(target: String, implementation: String = "reference", kind: Finding.Kind, signature: String,
                               message: String, input: [UInt8], reproducerPath: String) throws -> Finding {
         let now = Self.timestamp()
-        return try pool.write { db in
+        return try writing { db in
             let known = try db.exactRows("SELECT * FROM finding WHERE target = ? AND implementation = ? AND signature = ?",
                                          [.text(target), .text(implementation), .text(signature)], Finding.init).first
             if let known {
@@ -82,7 +82,7 @@ extension ResultsStore {
 
     /// Every finding, open ones first, most recently seen first.
     public func findings(target: String? = nil) throws -> [Finding] {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("""
                 SELECT * FROM finding WHERE ? IS NULL OR target = ?
                 ORDER BY status = ?, lastSeen DESC, id DESC
@@ -91,12 +91,12 @@ extension ResultsStore {
     }
 
     public func finding(id: Int64) throws -> Finding? {
-        try pool.read { db in try Finding.fetch(db, id: id) }
+        try reading { db in try Finding.fetch(db, id: id) }
     }
 
     /// Marks a finding fixed.
     public func markFindingFixed(id: Int64) throws {
-        try pool.write { db in
+        try writing { db in
             try db.exactExecute("UPDATE finding SET status = ? WHERE id = ?", [.raw(Finding.Status.fixed), .integer(id)])
         }
     }

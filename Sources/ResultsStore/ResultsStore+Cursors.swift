@@ -83,7 +83,7 @@ extension ResultsStore {
             \(cases.joins)
             WHERE c.id IN (\(selected)) ORDER BY c.id
             """
-        try pool.read { db in
+        try reading { db in
             try db.exactEach(sql, arguments) { row in try body(Self.storedResult(row)) }
         }
     }
@@ -122,7 +122,7 @@ extension ResultsStore {
     /// One tally per requirement that some result of `run` judges, counted by SQLite: two
     /// grouped queries, whatever the number of results. In no particular order.
     public func requirementTallies(run: Int64) throws -> [RequirementTally] {
-        try pool.read { db in
+        try reading { db in
             var counts: [String: [String: [Int64: [Outcome: Int]]]] = [:]
             try db.exactEach("""
                 SELECT suite, requirementId, implementationId, outcome, COUNT(*) AS n FROM caseResult
@@ -161,7 +161,7 @@ extension ResultsStore {
     /// group). The level is read from the results themselves, so a run whose requirements were
     /// not recorded is counted all the same.
     public func outcomeTallies(run: Int64, implementation: Int64) throws -> [OutcomeTally] {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("""
                 SELECT suite, requirementId, level, outcome, COUNT(*) AS n FROM caseResult
                 WHERE runId = ? AND implementationId = ?

@@ -39,12 +39,14 @@ public final class ResultsStore: Sendable {
             try Self.refuseForeignOrNewer(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
-            try pool.read { db in try StoreSchema.verify(db, path: path) }
+            try reading { db in try StoreSchema.verify(db, path: path) }
             try markAbandonedRuns()
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError(path: path, message: "the file is not a SQLite database; pass --db with a new file or the store of earlier runs")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            throw Self.failure(path: path, "open", error)
         } catch {
             throw StoreError(path: path, message: "cannot open: \(Self.describe(error)); pass --db with a writable path")
         }
@@ -82,6 +84,25 @@ public final class ResultsStore: Sendable {
         return "\(error)"
     }
 
+    /// SQLite's failure while the store `did` something (open, read, write), as the store's
+    /// error: SQLite's own message, never the statement, and for a damaged file what to do.
+    static func failure(path: String, _ did: String, _ error: DatabaseError) -> StoreError {
+        let damaged = error.resultCode == .SQLITE_CORRUPT
+        return StoreError(path: path, message: "cannot \(did): \(describe(error))"
+                          + (damaged ? " (the file is damaged); restore it from a copy, or pass --db with another store" : ""))
+    }
+
+    /// Runs `body` in a read transaction; a failure of SQLite is thrown as a ``StoreError``
+    /// (the errors `body` throws itself pass as they are).
+    func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let error as DatabaseError { throw Self.failure(path: path, "read", error) }
+    }
+
+    /// Runs `body` in a write transaction; a failure of SQLite is thrown as a ``StoreError``.
+    func writing<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let error as DatabaseError { throw Self.failure(path: path, "write", error) }
+    }
+
     static func timestamp(_ date: Date = Date()) -> String {
         date.formatted(.iso8601)
     }
@@ -89,7 +110,7 @@ public final class ResultsStore: Sendable {
     /// Marks runs left `running` by a process that no longer exists on this host as interrupted.
     func markAbandonedRuns() throws {
         let host = ProcessInfo.processInfo.hostName
-        try pool.write { db in
+        try writing { db in
             let running = try db.exactRows("SELECT * FROM run WHERE status = ?", [.raw(RunStatus.running)], RunRecord.init)
             for run in running {
                 let alive = run.host == host && (kill(pid_t(run.pid), 0) == 0 || errno == EPERM)
@@ -105,7 +126,7 @@ public final class ResultsStore: Sendable {
 
     /// Records a new run as `running` and returns its id.
     public func beginRun(_ start: RunStart) throws -> Int64 {
-        try pool.write { db in
+        try writing { db in
             try db.exactExecute("""
                 INSERT INTO run (startedAt, status, corpusFingerprint, gitCommit, toolVersion, options, host, pid)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -118,7 +139,7 @@ public final class ResultsStore: Sendable {
 
     /// Records the requirements of every suite of the corpus for a run.
     public func recordRequirements(run: Int64, corpus: Corpus) throws {
-        try pool.write { db in
+        try writing { db in
             for suite in corpus.suites {
                 for r in suite.registry.requirements {
                     try db.exactExecute("""
@@ -132,7 +153,7 @@ public final class ResultsStore: Sendable {
 
     /// Returns the id of an implementation, adding it if new, and ties it to the run.
     public func register(_ info: ImplementationInfo, run: Int64) throws -> Int64 {
-        try pool.write { db in
+        try writing { db in
             let who: [SQLArgument] = [.text(info.name), .text(info.version), .text(info.language), .text(info.homepage)]
             try db.exactExecute("INSERT OR IGNORE INTO implementation (name, version, language, homepage) VALUES (?, ?, ?, ?)", who)
             let stored = try db.exactRows("""
@@ -153,7 +174,7 @@ public final class ResultsStore: Sendable {
     public func setImplementationStatus(run: Int64, implementation: Int64, status: ImplementationStatus, notes: [String],
                                         expectedFailures: String?) throws {
         let notes = ResultLimits.kept(notes: notes)
-        try pool.write { db in
+        try writing { db in
             try db.exactExecute("""
                 UPDATE runImplementation SET status = ?, notes = ?, expectedFailures = ?
                 WHERE runId = ? AND implementationId = ?
@@ -165,7 +186,7 @@ public final class ResultsStore: Sendable {
     /// Writes a batch of results in one transaction, on the caller's thread. To store a run's
     /// results as they come, with the writing overlapping the run, use ``ResultWriter``.
     public func insert(_ results: [CaseResult], run: Int64, implementation: Int64) throws {
-        try pool.write { db in
+        try writing { db in
             let insert = try CaseResultInsert(db, run: run, implementation: implementation)
             var known: Set<String> = []
             for result in results { try insert.write(CaseResultRow(result), knownOutputs: &known) }
@@ -174,7 +195,7 @@ public final class ResultsStore: Sendable {
 
     /// Ends a run with a final status.
     public func finishRun(_ run: Int64, status: RunStatus) throws {
-        try pool.write { db in
+        try writing { db in
             try db.exactExecute("UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
                                 [.raw(status), .text(Self.timestamp()), .integer(run)])
         }
@@ -183,21 +204,21 @@ public final class ResultsStore: Sendable {
     // MARK: reading
 
     public func run(_ id: Int64) throws -> RunRecord? {
-        try pool.read { db in try db.exactRows("SELECT * FROM run WHERE id = ?", [.integer(id)], RunRecord.init).first }
+        try reading { db in try db.exactRows("SELECT * FROM run WHERE id = ?", [.integer(id)], RunRecord.init).first }
     }
 
     /// Runs, newest first.
     public func runs(limit: Int = 20) throws -> [RunRecord] {
-        try pool.read { db in try db.exactRows("SELECT * FROM run ORDER BY id DESC LIMIT ?", [.int(limit)], RunRecord.init) }
+        try reading { db in try db.exactRows("SELECT * FROM run ORDER BY id DESC LIMIT ?", [.int(limit)], RunRecord.init) }
     }
 
     /// The newest run that has results, if any.
     public func latestRunID() throws -> Int64? {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM run") }
+        try reading { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM run") }
     }
 
     public func implementations(run: Int64) throws -> [StoredImplementation] {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("""
                 SELECT i.*, ri.status, ri.notes, ri.expectedFailures FROM implementation i
                 JOIN runImplementation ri ON ri.implementationId = i.id
@@ -207,7 +228,7 @@ public final class ResultsStore: Sendable {
     }
 
     public func requirements(run: Int64) throws -> [StoredRequirement] {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("SELECT * FROM runRequirement WHERE runId = ? ORDER BY suite, rowid", [.integer(run)],
                              StoredRequirement.init)
         }
@@ -223,7 +244,7 @@ public final class ResultsStore: Sendable {
 
     /// Outcome counts per implementation and suite, and the null-implementation passes.
     public func summary(run: Int64) throws -> [SummaryRow] {
-        try pool.read { db in
+        try reading { db in
             let rows = try db.exactRows("""
                 SELECT implementationId, suite, outcome, COUNT(*) AS n,
                        SUM(CASE WHEN outcome = ? AND nullWouldPass THEN 1 ELSE 0 END) AS nullPass,

@@ -89,7 +89,7 @@ extension ResultsStore {
     /// queries over the case index, whatever the number of results; only changed cases are
     /// read into memory.
     public func compare(_ before: Int64, _ after: Int64, strict: Bool = false) throws -> RunComparison {
-        try pool.read { db in
+        try reading { db in
             let versions = { (run: Int64) throws -> [(String, String)] in
                 try db.exactRows("""
                     SELECT i.name, i.version FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
@@ -147,7 +147,7 @@ extension ResultsStore {
 
     /// The newest completed run before `run`, whoever ran in it.
     public func previousCompletedRun(before run: Int64) throws -> Int64? {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("SELECT MAX(id) AS id FROM run WHERE id < ? AND status = ?", [.integer(run), .raw(RunStatus.completed)]) {
                 $0.int64("id")
             }.first.flatMap { $0 == 0 ? nil : $0 }
@@ -157,7 +157,7 @@ extension ResultsStore {
     /// The newest completed run before `run` in which the implementation called `name` started
     /// (a night it failed to start is no baseline: against it, every case would look fixed).
     public func baselineRun(for name: String, before run: Int64) throws -> Int64? {
-        try pool.read { db in
+        try reading { db in
             try db.exactRows("""
                 SELECT MAX(r.id) AS id FROM run r
                 JOIN runImplementation ri ON ri.runId = r.id

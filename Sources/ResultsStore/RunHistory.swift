@@ -50,7 +50,7 @@ extension ResultsStore {
     /// implementation and suite. Counted by SQLite, so the cost grows with runs × implementations
     /// × suites, not with results held in memory.
     public func history(runs limit: Int = 30, through run: Int64? = nil) throws -> [HistoryPoint] {
-        try pool.read { db in
+        try reading { db in
             let last = try run ?? Int64.fetchOne(db, sql: "SELECT MAX(id) FROM run") ?? 0
             let chosen = try db.exactRows("""
                 SELECT * FROM run WHERE id = ?1 OR (id < ?1 AND status = ?2) ORDER BY id DESC LIMIT ?3
