@@ -20,13 +20,19 @@ struct CompareCommand: ParsableCommand {
             regression. Other changes of outcome, new and removed cases are listed but never \
             change the exit code.
 
+            A run stopped by Ctrl-C or killed keeps its results but has none for the cases it did \
+            not reach. Either run being incomplete (interrupted, failed, or still running) is said \
+            first, with how many cases have no result; a case of the earlier run that the later, \
+            incomplete run has no result for is listed as without a result, neither a regression \
+            nor removed, and the comparison is no verdict: exit 2.
+
             Examples:
               linkconform compare                   the last two runs
               linkconform compare 41 42 --json      every change, for a program
               linkconform run --baseline previous   the same check, as part of a nightly run
 
             Exit codes: 0 no regression; 1 at least one regression; 2 no such run, no run to \
-            compare with, or a store that cannot be read; 64 usage.
+            compare with, a store that cannot be read, or the later run is incomplete; 64 usage.
             """)
 
     @Argument(help: ArgumentHelp("The earlier run (default: the newest completed run before AFTER).", valueName: "before"))
@@ -72,6 +78,11 @@ struct CompareCommand: ParsableCommand {
             Console.line(ComparisonReport.json(comparison).serialized(pretty: true))
         } else {
             Console.out(ComparisonReport.text(comparison, limit: limit))
+        }
+        // Cases the later run never reached are neither good nor bad: it answers nothing.
+        if let incomplete = comparison.afterIncomplete {
+            Console.error(IncompleteRunReport.sentence(incomplete) + "; compare a run that completed")
+            throw Exit.harness
         }
         if comparison.regressionCount > 0 { throw Exit.failures }
     }

@@ -13,7 +13,11 @@ struct ReportCommand: ParsableCommand {
             `linkconform report --run 3` writes summary.md, results.json, junit.xml and index.html \
             (one self-contained page with the history of the runs up to it) for run 3, and the badges (badges/: an SVG and a shields.io endpoint JSON per implementation and \
             suite) unless --format picks formats. \
-            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would).
+            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would). \
+            A run stopped by Ctrl-C or killed keeps its results but has none for the cases it did \
+            not reach: every report of a run that is incomplete (interrupted, failed, still running) \
+            says so with how many cases have no result (junit.xml: a test case in error), and \
+            report exits 2 once they are written, since the run gives no verdict.
 
             Conformance statement: `linkconform report --statement NAME [--run N] [--out DIR]` writes \
             statement-<name>.json and statement-<name>.html (one self-contained page) for the \
@@ -28,7 +32,7 @@ struct ReportCommand: ParsableCommand {
 
             Exit codes: 0 done (a statement is written whatever the results); 1 the run has failures \
             (reports), or a statement does not verify; \
-            2 no database, no such run or implementation, an unreadable file, a store that cannot be \
+            2 the run is incomplete (reports), no database, no such run or implementation, an unreadable file, a store that cannot be \
             read (damaged, changed by hand, written by a newer LinkConform), a folder that cannot be \
             written; 64 usage.
             """)
@@ -97,6 +101,10 @@ struct ReportCommand: ParsableCommand {
             // Badges come with the full set of reports, not with a chosen format.
             let paths = try ReportWriter.write(data, formats: formats, badges: format.isEmpty, to: out)
             Console.line("reports: " + paths.joined(separator: ", "))
+        }
+        if let incomplete = data.incomplete {
+            Console.error(IncompleteRunReport.sentence(incomplete) + "; its reports say so, and give no verdict")
+            throw Exit.harness
         }
         if data.hasFailures(strict: strict) { throw Exit.failures }
     }

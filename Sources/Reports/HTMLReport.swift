@@ -85,6 +85,9 @@ public enum HTMLReport {
             let suites = Set(data.summary.map(\.suite)).count, impls = data.implementations.count
             let verdict = problems == 0 ? "every case passed or was expected" : "\(grouped(problems)) not passed"
             try out.line(#"<p class="headline">\#(grouped(data.resultCount)) results from \#(impls) implementation\#(impls == 1 ? "" : "s") over \#(suites) suite\#(suites == 1 ? "" : "s"); \#(verdict)</p>"#)
+            if let incomplete = data.incomplete {
+                try out.line(#"<p class="incomplete" id="incomplete"><strong>Incomplete run:</strong> \#(Escaping.html(IncompleteRunReport.sentence(incomplete))). The counts on this page are of the results it has.</p>"#)
+            }
             try out.line(#"<dl class="facts">"#)
             try fact("Started", Escaping.html(time(run.startedAt)))
             if let finished = run.finishedAt {

@@ -40,6 +40,7 @@ enum HTMLStyle {
         .eyebrow { margin: 0; color: var(--muted); font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.08em; }
         h1 { margin: 0.15rem 0 0.2rem; font-size: 1.9rem; letter-spacing: -0.02em; }
         .headline { margin: 0 0 0.9rem; color: var(--muted); }
+        .incomplete { margin: 0 0 0.9rem; padding: 8px 12px; border-left: 4px solid var(--should); background: var(--should-bg); }
         .facts { display: flex; flex-wrap: wrap; gap: 10px 40px; margin: 0; }
         .facts dt { font-size: 0.75rem; color: var(--muted); text-transform: uppercase; letter-spacing: 0.05em; }
         .facts dd { margin: 0; overflow-wrap: anywhere; }

@@ -49,6 +49,7 @@ public enum JSONReport {
             "finishedAt": .string(run.finishedAt), "corpusFingerprint": .string(run.corpusFingerprint),
             "gitCommit": .string(run.gitCommit), "toolVersion": .string(run.toolVersion),
             "options": (try? JSONParser.parse(run.options)) ?? .null,
+            "incomplete": data.incomplete.map(IncompleteRunReport.json) ?? .null,
         ]
         root["implementations"] = .array(data.implementations.map { impl in
             ["id": .int(Int(impl.id)), "name": .string(impl.info.name), "version": .string(impl.info.version),

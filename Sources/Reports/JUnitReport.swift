@@ -11,6 +11,11 @@ import Foundation
 /// The counts and times of each `<testsuite>` come from the store's aggregates; its test cases
 /// are read from the store one at a time and written as they come. Every text goes through
 /// ``Escaping/xml(_:)``, so the file is well-formed XML 1.0 whatever an implementation said.
+///
+/// A run that is incomplete (interrupted, failed, still running) has no result, and so no test
+/// case, for the cases it did not reach; a last `<testsuite name="linkconform.run">` holds one
+/// test case in `<error type="incomplete">` that says how many, with the run's status and that
+/// count as properties, so that a CI reading only this file does not take it for a clean run.
 public enum JUnitReport {
     /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
     public static func render(_ data: ReportData) throws -> String {
@@ -18,12 +23,22 @@ public enum JUnitReport {
     }
 
     public static func write(_ data: ReportData, to out: ReportOutput) throws {
+        let incomplete = data.incomplete == nil ? 0 : 1
         try out.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount)" failures="\#(data.count(failures))" errors="\#(data.count(errors))" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
+        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount + incomplete)" failures="\#(data.count(failures))" errors="\#(data.count(errors) + incomplete)" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
             try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(row.count(failures))" errors="\#(row.count(errors))" skipped="\#(row.count(skips))" time="\#(seconds(row.nanos))">"#)
             try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, to: out) }
+            try out.line("  </testsuite>")
+        }
+        if let incomplete = data.incomplete {
+            let missing = incomplete.casesWithoutResult.map(String.init) ?? "unknown"
+            try out.line(#"  <testsuite name="linkconform.run" tests="1" failures="0" errors="1" skipped="0" time="0.000000">"#)
+            try out.line(#"    <properties><property name="status" value="\#(incomplete.status.rawValue)"/><property name="casesWithoutResult" value="\#(missing)"/></properties>"#)
+            try out.line(#"    <testcase classname="linkconform.run" name="run \#(data.run.id) complete" time="0.000000">"#)
+            try out.line(#"      <error type="incomplete" message="\#(Escaping.xml(IncompleteRunReport.sentence(incomplete)))"/>"#)
+            try out.line("    </testcase>")
             try out.line("  </testsuite>")
         }
         try out.line("</testsuites>")

@@ -14,6 +14,10 @@ public enum MarkdownReport {
         let run = data.run
         try out.line("# LinkConform run \(run.id)")
         try out.line()
+        if let incomplete = data.incomplete {
+            try out.line("**Incomplete run:** \(Escaping.markdownInline(IncompleteRunReport.sentence(incomplete))). The counts below are of the results it has.")
+            try out.line()
+        }
         try out.line("- status: \(run.status.rawValue)")
         try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" } ?? ""))
         try out.line("- corpus fingerprint (SHA-256): \(Escaping.markdownCode(run.corpusFingerprint))")

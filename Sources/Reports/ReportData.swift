@@ -15,6 +15,8 @@ public struct ReportData: Sendable {
     /// Requirements (rows) by implementations (columns), in registry order; requirements no
     /// case judged are left out.
     public let matrix: [MatrixRow]
+    /// What the run lacks when it did not complete (nil: it completed). Every report says so.
+    public let incomplete: IncompleteRun?
 
     /// Reads a run's counts from the store; nil when there is no such run.
     public static func load(from store: ResultsStore, run id: Int64) throws -> ReportData? {
@@ -22,7 +24,7 @@ public struct ReportData: Sendable {
         let requirements = try store.requirements(run: id)
         return ReportData(store: store, run: run, implementations: try store.implementations(run: id), requirements: requirements,
                           summary: try store.summary(run: id),
-                          matrix: matrix(requirements, try store.requirementTallies(run: id)))
+                          matrix: matrix(requirements, try store.requirementTallies(run: id)), incomplete: try store.incompleteRun(id))
     }
 
     public func implementation(_ id: Int64) -> ImplementationInfo? {

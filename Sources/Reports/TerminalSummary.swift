@@ -8,6 +8,7 @@ public enum TerminalSummary {
         var lines: [String] = []
         let run = data.run
         lines.append("run \(run.id) \(run.status.rawValue), corpus \(run.corpusFingerprint.prefix(12)), \(data.resultCount) results")
+        if let incomplete = data.incomplete { lines.append(IncompleteRunReport.sentence(incomplete)) }
         for impl in data.implementations {
             lines.append(ImplementationTitle.plain(impl.info) + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
             for note in impl.notes.suffix(3) { lines.append("  note: \(note)") }

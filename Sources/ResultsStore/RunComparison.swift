@@ -15,17 +15,25 @@ import GRDB
 /// - **changed**: another change of outcome (`fail` to `crashed`, `pass` to `nonStrict` without
 ///   `strict`, ...), listed but never gating;
 ///
-/// and a case in one run only is **new** or **removed**. Only regressions gate a nightly.
+/// and a case in one run only is **new** or **removed**; but a case of the earlier run that the
+/// later run did not complete before reaching (it is in the later run's corpus, and the later
+/// run is incomplete: interrupted, failed, still running) has **no result**, which is neither.
+/// Only regressions gate a nightly; a later run that is incomplete cannot pass one
+/// (``afterIncomplete``).
 public struct RunComparison: Sendable {
     public let before: Int64
     public let after: Int64
     public let strict: Bool
     /// Every implementation in either run, in the order of the later run, then the earlier.
     public let implementations: [ImplementationComparison]
+    /// What each run lacks, when it did not complete (nil: it did).
+    public var beforeIncomplete: IncompleteRun? = nil
+    public var afterIncomplete: IncompleteRun? = nil
 
     /// The same comparison, for the named implementations only.
     public func only(_ names: Set<String>) -> RunComparison {
-        RunComparison(before: before, after: after, strict: strict, implementations: implementations.filter { names.contains($0.name) })
+        RunComparison(before: before, after: after, strict: strict, implementations: implementations.filter { names.contains($0.name) },
+                      beforeIncomplete: beforeIncomplete, afterIncomplete: afterIncomplete)
     }
 
     public var regressionCount: Int { implementations.reduce(0) { $0 + $1.regressions.count } }
@@ -62,6 +70,8 @@ public struct ImplementationComparison: Sendable {
     public var changed: [CaseChange] = []
     public var new: [CaseChange] = []
     public var removed: [CaseChange] = []
+    /// Cases of the earlier run that the later, incomplete run has no result for.
+    public var noResult: [CaseChange] = []
 
     public var isNewImplementation: Bool { versionBefore == nil }
     public var isRemovedImplementation: Bool { versionAfter == nil }
@@ -70,7 +80,7 @@ public struct ImplementationComparison: Sendable {
 /// One case whose outcome differs between two runs.
 public struct CaseChange: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable {
-        case regression, fix, changed, new, removed
+        case regression, fix, changed, new, removed, noResult
     }
 
     public let kind: Kind
@@ -89,7 +99,11 @@ extension ResultsStore {
     /// queries over the case index, whatever the number of results; only changed cases are
     /// read into memory.
     public func compare(_ before: Int64, _ after: Int64, strict: Bool = false) throws -> RunComparison {
-        try reading { db in
+        let beforeIncomplete = try incompleteRun(before), afterIncomplete = try incompleteRun(after)
+        // The later run's corpus, when that run is incomplete: its cases that have no result there
+        // were not reached, not removed.
+        let unreachedCorpus: String? = afterIncomplete == nil ? nil : try run(after)?.corpusFingerprint
+        return try reading { db in
             let versions = { (run: Int64) throws -> [(String, String)] in
                 try db.exactRows("""
                     SELECT i.name, i.version FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
@@ -111,7 +125,9 @@ extension ResultsStore {
             // (by name) in the other, where the outcome differs or the other has none.
             func changes(from run: Int64, against other: Int64, laterSide: Bool) throws {
                 try db.exactEach("""
-                    SELECT i.name, c.suite, c.caseId, c.requirementId, c.level, c.outcome, c.message, o.outcome AS otherOutcome
+                    SELECT i.name, c.suite, c.caseId, c.requirementId, c.level, c.outcome, c.message, o.outcome AS otherOutcome,
+                           o.outcome IS NULL AND EXISTS (SELECT 1 FROM corpusCase k WHERE k.corpusFingerprint = ?4
+                                                         AND k.suite = c.suite AND k.caseId = c.caseId) AS unreached
                     FROM caseResult c
                     JOIN implementation i ON i.id = c.implementationId
                     LEFT JOIN runImplementation ro ON ro.runId = ?2
@@ -119,12 +135,12 @@ extension ResultsStore {
                     LEFT JOIN caseResult o ON o.runId = ?2 AND o.implementationId = ro.implementationId AND o.caseId = c.caseId
                     WHERE c.runId = ?1 AND (o.outcome IS NULL OR (?3 AND o.outcome <> c.outcome))
                     ORDER BY c.id
-                    """, [.integer(run), .integer(other), .bool(laterSide)]) { row in
+                    """, [.integer(run), .integer(other), .bool(laterSide), .text(laterSide ? nil : unreachedCorpus)]) { row in
                     let name = row.text("name")
                     let this = row.optionalText("outcome").flatMap(Outcome.init(rawValue:))
                     let that = row.optionalText("otherOutcome").flatMap(Outcome.init(rawValue:))
                     let (b, a) = laterSide ? (that, this) : (this, that)
-                    let kind = RunComparison.kind(before: b, after: a, strict: strict)
+                    let kind = row.bool("unreached") ? .noResult : RunComparison.kind(before: b, after: a, strict: strict)
                     let change = CaseChange(kind: kind, suite: row.text("suite"), caseID: row.text("caseId"),
                                             requirementID: row.text("requirementId"),
                                             level: row.value("level", or: RequirementLevel.info), before: b, after: a,
@@ -135,13 +151,15 @@ extension ResultsStore {
                     case .changed: byName[name]?.changed.append(change)
                     case .new: byName[name]?.new.append(change)
                     case .removed: byName[name]?.removed.append(change)
+                    case .noResult: byName[name]?.noResult.append(change)
                     }
                 }
             }
             // Changed and new cases from the later run; removed ones from the earlier.
             try changes(from: after, against: before, laterSide: true)
             try changes(from: before, against: after, laterSide: false)
-            return RunComparison(before: before, after: after, strict: strict, implementations: order.compactMap { byName[$0] })
+            return RunComparison(before: before, after: after, strict: strict, implementations: order.compactMap { byName[$0] },
+                                 beforeIncomplete: beforeIncomplete, afterIncomplete: afterIncomplete)
         }
     }
 

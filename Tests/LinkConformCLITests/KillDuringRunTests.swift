@@ -42,4 +42,44 @@ struct KillDuringRunTests {
                 "\(kept.count) of \(answers.count) answers kept; \(answeredBeforeTheLastSecond) were sent more than 1 s before the kill")
         print("kill -9 at \(answers.count) of \(parseCases) answers: \(kept.count) kept")
     }
+
+    /// A run of the zoo's slow adapter over the ULC suite into `db`, stopped by `signal` once the
+    /// adapter has sent `answers` answers; returns the run's exit status.
+    static func stoppedRun(db: String, log: String, signal: Int32, after answers: Int) async throws -> Int32 {
+        let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
+                                      "--db", db, "--no-reports", "--no-progress", "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log)"])
+        let deadline = Date().addingTimeInterval(60)
+        while Self.answerTimes(log).count < answers && Date() < deadline && process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Ctrl-C and kill -9 leave the same thing behind (the results so far, none for the cases not
+    /// reached, the run interrupted), and `compare` and `report` say the same of both: the run is
+    /// incomplete, this many cases have no result, exit 2; junit.xml holds a test case in error.
+    @Test func aRunStoppedByCtrlCAndOneKilledAreBothReportedIncomplete() async throws {
+        let dir = CLI.temporaryDirectory(), db = dir + "/r.sqlite"
+        let whole = try await CLI.run(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
+                                       "--db", db, "--no-reports", "--no-progress", "--adapter", "python3 \(AdapterRunTests.zoo) slow 1"])
+        try #require(whole.stdout.contains("run 1 completed"), "\(whole.output)")
+        let interrupted = try await Self.stoppedRun(db: db, log: dir + "/answered-2", signal: SIGINT, after: 20)
+        #expect(interrupted == 130, "Ctrl-C ends the run with 130")
+        _ = try await Self.stoppedRun(db: db, log: dir + "/answered-3", signal: SIGKILL, after: 20)
+        for run in ["2", "3"] {
+            let compare = try await CLI.run(["compare", "1", run, "--db", db])
+            #expect(compare.status == 2, "\(compare.output)")
+            #expect(compare.stdout.contains("run \(run) is incomplete (interrupted): "), "\(compare.output)")
+            #expect(compare.stdout.contains("without a result (run \(run) is incomplete)"))
+            #expect(compare.stderr.split(separator: "\n").count == 1 && compare.stderr.contains("cases it was to run have no result"))
+            let out = dir + "/reports-" + run
+            let report = try await CLI.run(["report", "--run", run, "--db", db, "--out", out])
+            #expect(report.status == 2, "\(report.output)")
+            let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"<error type="incomplete" message="run \#(run) is incomplete (interrupted): "#), "\(junit.suffix(600))")
+            #expect(try String(contentsOfFile: out + "/summary.md", encoding: .utf8).contains("**Incomplete run:** run \(run) is incomplete"))
+        }
+    }
 }

@@ -83,4 +83,54 @@ struct ReportsTests {
         #expect(paths.map { ($0 as NSString).lastPathComponent } == ["summary.md", "results.json", "junit.xml", "index.html", "badges"])
         #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
+
+    /// A run of the ULC corpus, stopped after `vendor` answered its first 10 cases, that was
+    /// also to run `other`.
+    static func interruptedRun() throws -> (ResultsStore, Int64) {
+        let corpus = Corpus.load(from: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus").path, suites: ["ulc"])
+        let store = try ResultsStore(path: TestScratch.path("reports", "r.sqlite"))
+        try store.recordCases(corpus: corpus)
+        let run = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: nil, toolVersion: "0.1.0",
+                                              options: ["implementations": ["vendor", "other"]]))
+        let impl = try store.register(ImplementationInfo(name: "vendor", version: "1", language: "", homepage: ""), run: run)
+        let runner = Runner(corpus: corpus)
+        try store.insert(corpus.suites[0].cases.prefix(10).map { c in
+            runner.judge(c, in: corpus.suites[0], answer: .skipped(reason: "no"), nanos: 1)
+        }, run: run, implementation: impl)
+        try store.finishRun(run, status: .interrupted)
+        #expect(corpus.caseCount > 100)
+        return (store, run)
+    }
+
+    @Test func everyReportOfAnIncompleteRunSaysSoWithTheCasesWithoutAResult() throws {
+        let (store, run) = try Self.interruptedRun()
+        let data = try #require(try ReportData.load(from: store, run: run))
+        let cases = try #require(data.incomplete?.corpusCases)
+        let sentence = "run \(run) is incomplete (interrupted): \(2 * cases - 10) of the \(2 * cases) cases it was to run have no result "
+            + "(vendor \(cases - 10) of \(cases); 1 implementation it was started with never ran, \(cases) cases each)"
+        #expect(try TerminalSummary.render(data).contains(sentence))
+        #expect(try MarkdownReport.render(data).contains("**Incomplete run:** " + sentence))
+        #expect(try HTMLReport.render(data).contains(#"<p class="incomplete" id="incomplete"><strong>Incomplete run:</strong> "# + sentence))
+        let json = try JSONParser.parse(try JSONReport.render(data))
+        #expect(json["run"]?["incomplete"]?["casesWithoutResult"]?.intValue == 2 * cases - 10)
+        #expect(json["run"]?["incomplete"]?["message"]?.stringValue == sentence)
+        let document = try XMLDocument(xmlString: try JUnitReport.render(data))
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "errors")?.stringValue == "1" && root.attribute(forName: "tests")?.stringValue == "11")
+        let error = try #require(try document.nodes(forXPath: "//testsuite[@name='linkconform.run']/testcase/error").first as? XMLElement)
+        #expect(error.attribute(forName: "type")?.stringValue == "incomplete")
+        #expect(error.attribute(forName: "message")?.stringValue == sentence)
+        let property = try document.nodes(forXPath: "//testsuite[@name='linkconform.run']//property[@name='casesWithoutResult']/@value")
+        #expect(property.first?.stringValue == "\(2 * cases - 10)")
+    }
+
+    @Test func aCompletedRunSaysNothingOfTheKind() throws {
+        let (store, run) = try Self.storedRun()
+        let data = try #require(try ReportData.load(from: store, run: run))
+        #expect(data.incomplete == nil)
+        #expect(!(try JUnitReport.render(data)).contains("linkconform.run"))
+        #expect(!(try MarkdownReport.render(data)).contains("Incomplete"))
+        #expect(try JSONParser.parse(try JSONReport.render(data))["run"]?["incomplete"] == .null)
+    }
 }
