@@ -219,6 +219,14 @@ public struct MitIDAuthorize: Sendable {
         if url.userinfo != nil {
             found.append(MitIDViolation(.urlUserinfo, parameter: p, message: "app_switch_url has user information before the host"))
         }
+        // A host is a domain name as written: a universal link's or App Link's host is matched
+        // against the app's associated domains and the host's association files, and no domain
+        // name holds a percent-escape (readers disagree on such a host, as with callbacks).
+        if let host = url.text(of: .host), !host.hasPrefix("["), host.contains("%"),
+           !url.diagnostics.contains(where: { $0.component == .host }) {
+            found.append(MitIDViolation(.urlHostEscaped, parameter: p,
+                message: "app_switch_url's host '\(host)' holds a percent-escape: no domain name does, so it names no associated domain (iOS) or verified App Link host (Android), and URL readers disagree on what host it is"))
+        }
         let path = url.text(in: url.path)
         if !(path.isEmpty || path == "/") || url.query != nil || url.fragment != nil {
             found.append(MitIDViolation(.urlNotRoot, parameter: p,

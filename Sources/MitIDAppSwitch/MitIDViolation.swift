@@ -33,6 +33,7 @@ public enum MitIDViolationCode: String, RuleCode {
     case urlCustomScheme = "url-custom-scheme"
     case urlNotHTTPS = "url-not-https"
     case urlUserinfo = "url-userinfo"
+    case urlHostEscaped = "url-host-escaped"
     case urlNotRoot = "url-not-root"
 
     public var requirement: String {
@@ -51,7 +52,7 @@ public enum MitIDViolationCode: String, RuleCode {
         case .osMissing, .osInvalid: "MITID-6"
         case .urlMissing: "MITID-7"
         case .urlNotString, .urlInvalid, .urlNoHost: "MITID-8"
-        case .urlCustomScheme, .urlNotHTTPS: "MITID-9"
+        case .urlCustomScheme, .urlNotHTTPS, .urlHostEscaped: "MITID-9"
         case .urlUserinfo: "MITID-D7"
         case .urlNotRoot: "MITID-10"
         }
