@@ -32,6 +32,7 @@ public enum AASADiagnosticCode: String, RuleCode {
     case pathsWithComponents = "paths-with-components"
     case pathsWrongType = "paths-wrong-type"
     case appsNotEmpty = "apps-not-empty"
+    case appsMissing = "apps-missing"
     case defaultsWrongType = "defaults-wrong-type"
     case variablesWrongType = "variables-wrong-type"
     case variableNameInvalid = "variable-name-invalid"
@@ -68,6 +69,7 @@ public enum AASADiagnosticCode: String, RuleCode {
         case .serviceWrongType: "AASA-18"
         case .unknownService: "AASA-19"
         case .patternTooComplex: "AASA-37"
+        case .appsMissing: "AASA-13"
         }
     }
 

@@ -112,6 +112,15 @@ struct AASAReader {
         return ids
     }
 
+    /// Whether `details` is in the legacy format the App Search guide describes: an array whose
+    /// entries each name one `appID` with `paths` (no `appIDs`, no `components`, the iOS 13 keys).
+    /// A file that uses the newer keys anywhere is not; nor is the oldest, dictionary form, of
+    /// which no source says whether it carried `apps`.
+    static func isLegacyFormat(_ details: JSONValue?) -> Bool {
+        guard let entries = details?.arrayValue?.compactMap(\.objectValue), !entries.isEmpty else { return false }
+        return entries.allSatisfy { $0["appID"] != nil && $0["paths"] != nil && $0["appIDs"] == nil && $0["components"] == nil }
+    }
+
     mutating func readAppLinks(_ value: JSONValue, _ pointer: String) -> AASAAppLinks? {
         guard let object = value.objectValue else {
             report(.applinksNotObject, pointer, "\"applinks\" is \(article(value.typeName)), not an object")
@@ -125,6 +134,8 @@ struct AASAReader {
             if apps.arrayValue?.isEmpty != true {
                 report(.appsNotEmpty, Self.child(pointer, "apps"), "legacy \"applinks.apps\" must be an empty array; it is \(describe(apps))")
             }
+        } else if Self.isLegacyFormat(object["details"]) {
+            report(.appsMissing, pointer, "a file in the legacy format (\"appID\" and \"paths\") has no \"applinks.apps\": the App Search guide requires \"apps\": [] in that format (the iOS 13 format, \"appIDs\" and \"components\", has no such key)")
         }
         if let vars = object["substitutionVariables"] {
             readVariables(vars, Self.child(pointer, "substitutionVariables"))

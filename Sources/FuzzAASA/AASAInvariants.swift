@@ -32,7 +32,7 @@ enum AASAInvariants {
         "variable-undefined": ("AASA-15", .must), "variable-recursive": ("AASA-15", .must), "pattern-unicode-encoded": ("AASA-16", .should),
         "rule-unreachable": ("AASA-17", .should), "rule-duplicate": ("AASA-17", .should), "exclude-after-catch-all": ("AASA-17", .should),
         "service-wrong-type": ("AASA-18", .must), "unknown-service": ("AASA-19", .info),
-        "pattern-too-complex": ("AASA-37", .should),
+        "pattern-too-complex": ("AASA-37", .should), "apps-missing": ("AASA-13", .must),
     ]
     /// The codes only the rule analysis reports (validate adds them after parse's).
     static let analysisCodes: Set<AASADiagnosticCode> = [.ruleUnreachable, .ruleDuplicate, .excludeAfterCatchAll]

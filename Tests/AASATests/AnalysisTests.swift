@@ -54,7 +54,7 @@ struct AnalysisTests {
     }
 
     @Test func legacyPathsToo() {
-        let text = #"{"applinks": {"details": [{"appID": "\#(app)", "paths": ["*", "NOT /a", "/b", "*"]}]}}"#
+        let text = #"{"applinks": {"apps": [], "details": [{"appID": "\#(app)", "paths": ["*", "NOT /a", "/b", "*"]}]}}"#
         #expect(diagnostics(text).map { "\($0.code.rawValue) \($0.pointer)" } == [
             "exclude-after-catch-all /applinks/details/0/paths/1",
             "rule-unreachable /applinks/details/0/paths/2",

@@ -23,6 +23,7 @@ struct ValidationTests {
             "components-wrong-type": "AASA-8 MUST", "component-not-object": "AASA-8 MUST", "component-wrong-type": "AASA-9 MUST",
             "query-dictionary-non-string": "AASA-10 SHOULD", "component-unknown-key": "AASA-11 SHOULD",
             "paths-with-components": "AASA-12 SHOULD", "paths-wrong-type": "AASA-13 MUST", "apps-not-empty": "AASA-13 MUST",
+            "apps-missing": "AASA-13 MUST",
             "defaults-wrong-type": "AASA-14 MUST", "variables-wrong-type": "AASA-15 MUST", "variable-name-invalid": "AASA-15 MUST",
             "variable-undefined": "AASA-15 MUST", "variable-recursive": "AASA-15 MUST", "pattern-unicode-encoded": "AASA-16 SHOULD",
             "rule-unreachable": "AASA-17 SHOULD", "rule-duplicate": "AASA-17 SHOULD", "exclude-after-catch-all": "AASA-17 SHOULD",
@@ -147,8 +148,15 @@ struct ValidationTests {
         #expect(codes(legacy(#""apps": [], "details": [{"appID": "\#(app)", "paths": ["/a", "NOT /b"]}]"#)).isEmpty)
         #expect(codes(legacy(#""apps": ["\#(app)"], "details": []"#)) == ["apps-not-empty"])
         #expect(codes(legacy(#""apps": {}, "details": []"#)) == ["apps-not-empty"])
-        #expect(codes(legacy(#""details": [{"appID": "\#(app)", "paths": "/a"}]"#)) == ["paths-wrong-type"])
-        #expect(codes(legacy(#""details": [{"appID": "\#(app)", "paths": ["/a", 3]}]"#)) == ["paths-wrong-type"])
+        #expect(codes(legacy(#""apps": [], "details": [{"appID": "\#(app)", "paths": "/a"}]"#)) == ["paths-wrong-type"])
+        #expect(codes(legacy(#""apps": [], "details": [{"appID": "\#(app)", "paths": ["/a", 3]}]"#)) == ["paths-wrong-type"])
+        // apps must be there in the legacy format; the iOS 13 keys anywhere, or the dictionary
+        // form, are not that format.
+        #expect(codes(legacy(#""details": [{"appID": "\#(app)", "paths": ["/a"]}]"#)) == ["apps-missing"])
+        #expect(diagnostics(legacy(#""details": [{"appID": "\#(app)", "paths": ["/a"]}]"#)).first?.pointer == "/applinks")
+        #expect(codes(legacy(#""details": [{"appIDs": ["\#(app)"], "paths": ["/a"]}]"#)).isEmpty)
+        #expect(codes(legacy(#""details": [{"appID": "\#(app)", "paths": ["/a"]}, {"appIDs": ["\#(app)"], "components": []}]"#)).isEmpty)
+        #expect(codes(legacy(#""details": []"#)).isEmpty)
         #expect(codes(legacy(#""details": [{"appID": "\#(app)", "paths": ["/a"], "components": [{"/": "/a"}]}]"#)) == ["paths-with-components"])
     }
 
@@ -191,7 +199,7 @@ struct ValidationTests {
         #expect(d[0].pointer == "/applinks/defaults/~1")
         // Defaults may turn percent encoding off for the component.
         #expect(codes(fileText(components: #"[{"/": "/ü"}]"#, entryDefaults: #"{"percentEncoded": false}"#)).isEmpty)
-        #expect(codes(#"{"applinks": {"details": [{"appID": "\#(app)", "paths": ["/ü"]}]}}"#) == ["pattern-unicode-encoded"])
+        #expect(codes(#"{"applinks": {"apps": [], "details": [{"appID": "\#(app)", "paths": ["/ü"]}]}}"#) == ["pattern-unicode-encoded"])
     }
 
     @Test func services() {

@@ -204,7 +204,7 @@ struct CheckCommandTests {
     /// and counts the rest; `--all` and the JSON list every one.
     @Test func manyViolationsOfOneCodeAreCountedNotListed() throws {
         let paths = Array(repeating: #""/a""#, count: 500).joined(separator: ",")
-        let file = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": [\#(paths)]}]}}"#
+        let file = #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": [\#(paths)]}]}}"#
         let report = Check.explain(.document(CheckDocument(path: "aasa.json", bytes: Array(file.utf8))), suites: [AASASuite.definition])
         var rendering = CheckRendering(report: report, titles: [:])
         let text = rendering.human()
