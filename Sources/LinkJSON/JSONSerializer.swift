@@ -26,31 +26,25 @@ extension JSONSerializer {
     /// U+FFFE/F) written as `\u` escapes. Valid JSON has them only inside strings, where the
     /// escape reads back as the same character.
     public static func escapingHidden(_ json: String) -> String {
-        var bytes = Array(json.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        let bytes = Array(json.utf8)
         var writer = Writer(out: [], pretty: false, sortKeys: false)
-        bytes.withUnsafeMutableBufferPointer { mutable in
-            let b = UnsafeBufferPointer(mutable)
+        writer.out.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { b in
             var i = 0
             while i < b.count {
                 if b[i] == 0x7F {
-                    writer.out = []
                     writer.writeEscape(0x7F)
-                    out += writer.out
                     i += 1
                 } else if let (scalar, length) = Writer.hiddenScalar(b, at: i) {
-                    writer.out = []
                     writer.writeEscape(scalar)
-                    out += writer.out
                     i += length
                 } else {
-                    out.append(b[i])
+                    writer.out.append(b[i])
                     i += 1
                 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: writer.out, as: UTF8.self)
     }
 }
 

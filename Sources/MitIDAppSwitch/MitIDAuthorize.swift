@@ -222,10 +222,9 @@ public struct MitIDAuthorize: Sendable {
         // A host is a domain name as written: a universal link's or App Link's host is matched
         // against the app's associated domains and the host's association files, and no domain
         // name holds a percent-escape (readers disagree on such a host, as with callbacks).
-        if let host = url.text(of: .host), !host.hasPrefix("["), host.contains("%"),
-           !url.diagnostics.contains(where: { $0.component == .host }) {
+        if let host = url.bytes.withUnsafeBufferPointer({ CallbackInspection.escapedHost(url.scan, $0) }) {
             found.append(MitIDViolation(.urlHostEscaped, parameter: p,
-                message: "app_switch_url's host '\(host)' holds a percent-escape: no domain name does, so it names no associated domain (iOS) or verified App Link host (Android), and URL readers disagree on what host it is"))
+                message: "app_switch_url's host '\(url.text(in: host))' holds a percent-escape: no domain name does, so it names no associated domain (iOS) or verified App Link host (Android), and URL readers disagree on what host it is"))
         }
         let path = url.text(in: url.path)
         if !(path.isEmpty || path == "/") || url.query != nil || url.fragment != nil {

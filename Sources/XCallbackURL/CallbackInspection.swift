@@ -101,7 +101,7 @@ public enum CallbackInspection {
     /// decodes it for web schemes (`%2E` becomes a dot, `%00` fails), Foundation changed how it
     /// reads `%00` (swift-foundation PR #2141), others keep the escape. A host with a malformed
     /// escape is a syntax error instead, and an IP literal (`[...]`) is left alone.
-    static func escapedHost(_ scan: borrowing URLScan, _ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    public static func escapedHost(_ scan: borrowing URLScan, _ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard let host = scan.host, !host.isEmpty, host.upperBound <= bytes.count, bytes[host.lowerBound] != UInt8(ascii: "["),
               ByteSearch.first(UInt8(ascii: "%"), in: bytes, from: host.lowerBound, to: host.upperBound) < host.upperBound,
               !scan.syntaxDiagnostics.contains(where: { $0.component == .host }) else { return nil }
