@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 
 /// Turns SIGINT and SIGTERM into a flag the runner polls between cases, so an interrupted run
-/// stores what it has, is marked interrupted, and still writes its reports. A second signal
-/// exits at once (the store stays consistent: results are committed per batch).
+/// stores what it has, is marked interrupted, and still writes its reports. A run sends no new
+/// case, and gives an adapter's cases in flight a second (`Runner.inFlightGrace`) before it ends
+/// without them. A second signal exits at once (the store stays consistent: results are
+/// committed per batch).
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
@@ -22,7 +24,7 @@ final class StopSignal: @unchecked Sendable {
                     return self.stopped
                 }
                 if already { exit(130) }
-                Console.error("stopping after the current case (signal \(signo)); send it again to quit at once")
+                Console.error("stopping: no new case is sent (signal \(signo)); send it again to quit at once")
             }
             source.resume()
             sources.append(source)

@@ -163,6 +163,25 @@ struct RunnerTests {
         #expect(received.value == Self.corpus.caseCount)
     }
 
+    /// A stop while an implementation is silent ends the run once the grace is over, without the
+    /// cases it holds: a first Ctrl-C does not wait for them up to the adapter's timeout.
+    @Test(arguments: [1, 8])
+    func aStopAbandonsTheCasesASilentImplementationHolds(window: Int) async throws {
+        let silent = FallsSilent(quick: 5, window: window)
+        let received = Counter(), ended = Counter()
+        var runner = Runner(corpus: Self.corpus)
+        runner.inFlightGrace = .milliseconds(100)
+        let run = Task { [runner] in
+            defer { ended.set(1) }
+            return try await runner.run(silent, shouldStop: { received.value >= 5 }) { received.set(received.value + $0.count) }
+        }
+        let endedWhileSilent = try await Self.poll(ended, until: 1)
+        silent.release()   // a run that did not end ends now: the test fails rather than hangs
+        let done = try await run.value
+        #expect(endedWhileSilent == 1, "the run ended while the implementation still held its cases")
+        #expect(done == 5 && received.value == 5)
+    }
+
     @Test func longMessagesAndNotesAreCut() throws {
         let suite = try #require(Self.corpus.suites.first { $0.name == "ulc" })
         let c = try #require(suite.cases.first)

@@ -44,17 +44,21 @@ struct KillDuringRunTests {
     }
 
     /// A run of the zoo's slow adapter over the ULC suite into `db`, stopped by `signal` once the
-    /// adapter has sent `answers` answers; returns the run's exit status.
-    static func stoppedRun(db: String, log: String, signal: Int32, after answers: Int) async throws -> Int32 {
+    /// adapter has sent `answers` answers; returns the run's exit status and the seconds from the
+    /// signal to its end. The adapter answers no more after `answers + 10` (it then hangs, with a
+    /// 60 s timeout), so the run cannot end before the signal, however late this task wakes.
+    static func stoppedRun(db: String, log: String, signal: Int32, after answers: Int) async throws -> (status: Int32, seconds: Double) {
         let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
-                                      "--db", db, "--no-reports", "--no-progress", "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log)"])
+                                      "--db", db, "--no-reports", "--no-progress", "--timeout", "60",
+                                      "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) \(answers + 10)"])
         let deadline = Date().addingTimeInterval(60)
         while Self.answerTimes(log).count < answers && Date() < deadline && process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
         }
+        let signalled = Date()
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, Date().timeIntervalSince(signalled))
     }
 
     /// Ctrl-C and kill -9 leave the same thing behind (the results so far, none for the cases not
@@ -66,7 +70,10 @@ struct KillDuringRunTests {
                                        "--db", db, "--no-reports", "--no-progress", "--adapter", "python3 \(AdapterRunTests.zoo) slow 1"])
         try #require(whole.stdout.contains("run 1 completed"), "\(whole.output)")
         let interrupted = try await Self.stoppedRun(db: db, log: dir + "/answered-2", signal: SIGINT, after: 20)
-        #expect(interrupted == 130, "Ctrl-C ends the run with 130")
+        #expect(interrupted.status == 130, "Ctrl-C ends the run with 130")
+        // A second in flight, and the adapter's stop (2 s for it to leave after its input closes):
+        // not the 60 s timeout of the case the adapter holds.
+        #expect(interrupted.seconds < 20, "Ctrl-C ended the run \(interrupted.seconds) s later")
         _ = try await Self.stoppedRun(db: db, log: dir + "/answered-3", signal: SIGKILL, after: 20)
         for run in ["2", "3"] {
             let compare = try await CLI.run(["compare", "1", run, "--db", db])

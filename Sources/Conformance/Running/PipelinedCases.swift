@@ -28,6 +28,8 @@ final class PipelinedCases: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var stopped = false
+    /// Set by ``abandon()``: the runner takes what is ready and no more.
+    private var abandoned = false
     private var slots: Int
     private var ready: [Answered] = []
     /// A batch the runner has judged, emptied with its capacity kept (``recycle(_:)``): the next
@@ -87,6 +89,17 @@ final class PipelinedCases: @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
+    /// No case is claimed after this, and the runner stops waiting for the cases outstanding:
+    /// what was delivered is still taken, then ``take()`` returns nil. An answer that comes
+    /// later is dropped with this object.
+    func abandon() {
+        lock.withLock {
+            stopped = true
+            abandoned = true
+        }
+        wakeRunner()
+    }
+
     /// Hands over an answer. The runner, if it waits, is woken at once, or at the end of the
     /// burst of completions this one runs in (``CompletionBurst``): one wake for the burst.
     private func deliver(_ answered: Answered) {
@@ -114,7 +127,7 @@ final class PipelinedCases: @unchecked Sendable {
     }
 
     /// Under the lock: what a take gets now (the answers ready, or nil inside when every slot
-    /// closed and none is left); nil when it has to wait.
+    /// closed, or the rest was abandoned, and none is left); nil when it has to wait.
     private func takeNow() -> [Answered]?? {
         if !ready.isEmpty {
             var batch: [Answered] = []
@@ -122,7 +135,7 @@ final class PipelinedCases: @unchecked Sendable {
             swap(&batch, &ready)
             return .some(batch)
         }
-        return slots == 0 ? .some(nil) : .none
+        return slots == 0 || abandoned ? .some(nil) : .none
     }
 
     /// Hands back a batch that ``take()`` gave and that has been judged, for its storage.

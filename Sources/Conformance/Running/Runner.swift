@@ -18,6 +18,10 @@ public struct Runner: Sendable {
     /// Results handed to the sink at a time by ``recordNotRun(reason:expectedFailures:sink:)``,
     /// which has them all at once.
     public var batchSize = 500
+    /// Once `shouldStop` says so, how long the requests already sent to an adapter may still
+    /// take to answer; the run then ends without them (they have no result, like the cases never
+    /// sent), rather than waiting for a silent adapter up to its timeout.
+    public var inFlightGrace: Duration = .seconds(1)
 
     public init(corpus: Corpus) {
         self.corpus = corpus
@@ -28,8 +32,8 @@ public struct Runner: Sendable {
     /// outstanding at once (answers may come in any order). Each result, or each chunk's, goes to
     /// the sink as soon as it is judged. `progress` receives (cases done, cases in all);
     /// `shouldStop` is polled between cases (a signal handler sets it), and every case already
-    /// answered is still handed to the sink; the sink may throw to abort. Returns the number of
-    /// cases run.
+    /// answered is still handed to the sink; an adapter's requests still outstanding then get
+    /// ``inFlightGrace`` to answer. The sink may throw to abort. Returns the number of cases run.
     @discardableResult
     public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
@@ -76,16 +80,14 @@ public struct Runner: Sendable {
                     if next < chunks.count && !shouldStop() { submit() }
                 }
             }
-        } else if implementation.window <= 1 {
-            for index in work.indices {
-                if shouldStop() { break }
-                try record([await caseResult(index)])
-            }
         } else {
-            // An adapter: `window` requests outstanding, answers in any order. Each answer's
-            // completion sends the next case (see PipelinedCases); this task judges.
+            // An adapter: `window` requests outstanding, answers in any order (one after another
+            // at window 1). Each answer's completion sends the next case (see PipelinedCases);
+            // this task judges.
             let cases = PipelinedCases(implementation, work: work, shouldStop: shouldStop)
             cases.start()
+            let watcher = Task { await Self.abandonWhenStopped(cases, shouldStop: shouldStop, grace: inFlightGrace) }
+            defer { watcher.cancel() }
             func judged(_ batch: [PipelinedCases.Answered]) -> [CaseResult] {
                 batch.map { a in
                     let (suite, c) = work[a.index]
@@ -99,7 +101,7 @@ public struct Runner: Sendable {
                 }
             } catch {
                 // The requests sent still finish before this returns (the implementation may be
-                // stopped as soon as it does).
+                // stopped as soon as it does), unless a stop abandons them.
                 cases.stop()
                 while await cases.take() != nil {}
                 throw error
@@ -134,6 +136,20 @@ public struct Runner: Sendable {
             }
         }
         if !batch.isEmpty { try sink(batch) }
+    }
+
+    /// Polls `shouldStop` while an adapter's cases run; once it is set, gives the requests
+    /// outstanding `grace` to answer and then abandons them. Ends when cancelled.
+    static func abandonWhenStopped(_ cases: PipelinedCases, shouldStop: @Sendable () -> Bool, grace: Duration) async {
+        while !Task.isCancelled {
+            if shouldStop() {
+                cases.stop()
+                try? await Task.sleep(for: grace)
+                cases.abandon()
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     static func ask(_ implementation: some Implementation, _ c: ConformanceCase) async -> (Answer, Int64) {
