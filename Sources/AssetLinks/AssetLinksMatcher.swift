@@ -130,7 +130,7 @@ public struct AssetLinksMatcher: Sendable {
     /// Why `url` is not an App Link URL of `domain`: not absolute http(s) with valid syntax,
     /// userinfo, a port other than the scheme's default, or another host (ASCII
     /// case-insensitively, a trailing dot ignored).
-    static func urlProblem(_ url: String, domain: String) -> (cause: String, message: String)? {
+    public static func urlProblem(_ url: String, domain: String) -> (cause: String, message: String)? {
         guard let web = AssetLinksWebURL(url) else { return ("url-not-app-link", "not an App Link URL: \(AssetLinksWebURL.problem(url))") }
         if web.url.userinfo != nil { return ("url-userinfo", "the URL has user information") }
         if let port = web.url.port, port != web.defaultPort { return ("url-port", "the URL has the port \(port)") }

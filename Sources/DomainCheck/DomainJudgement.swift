@@ -85,7 +85,7 @@ public enum DomainJudge {
         var parameters = ["domain": question.domain]
         parameters["app-id"] = question.appID
         let document = CheckDocument(path: "https://\(question.domain)\(source.file.path)", bytes: body,
-                                     parameters: parameters, urls: question.urls)
+                                     parameters: parameters, urls: question.urls, claimed: true)
         let contents = AASASuite.definition.explain(.document(document))
         return PlatformVerdict(platform: .ios, source: source.file, findings: findings, contents: contents)
     }

@@ -25,7 +25,7 @@ public enum ServingRules {
         }
         switch status {
         case 200: break
-        case 300...399:
+        case 301, 302, 303, 307, 308:
             let location = record.values(of: "location").first
             let target = location.map { "to \($0)" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") } ?? "without a Location"
             return [ServingFinding(.redirect, for: file.platform, level: .must, "status \(status), a redirect \(target); the platforms do not follow it")]

@@ -128,8 +128,10 @@ public final class DomainFetcher: Sendable {
         } catch {
             if Task.isCancelled { return }
             progress.withLockedValue { record in
-                // The decoder's own limit is the largest file's: past it, the body is over this file's limit too.
-                if error is NIOHTTPDecompression.DecompressionError, record.body.count >= limit {
+                // The decoder's own limit is the largest file's: past it, the body is over this
+                // file's limit too, however little of it the decoder handed on before it stopped
+                // (a compression bomb trips it within its first buffer).
+                if let e = error as? NIOHTTPDecompression.DecompressionError, case .limit = e {
                     record.stoppedAtLimit = true
                 } else {
                     record.bodyFailure = FailureClassification.failure(error)

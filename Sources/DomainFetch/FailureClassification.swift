@@ -58,6 +58,9 @@ enum FailureClassification {
             return .untrustedCertificate
         }
         if case .unableToValidateCertificate = error { return .untrustedCertificate }
+        // The connection ended without TLS's close_notify: not a handshake failure but a
+        // transport one (after the head, a body whose end cannot be trusted).
+        if case .uncleanShutdown = error { return .protocolError }
         return .tlsFailed
     }
 

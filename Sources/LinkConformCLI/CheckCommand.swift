@@ -156,7 +156,8 @@ struct CheckCommand: AsyncParsableCommand {
             var parameters: [String: String] = [:]
             parameters["domain"] = domain
             parameters["app-id"] = appID
-            return .document(CheckDocument(path: aasa, bytes: try readFile(aasa, trimNewline: false), parameters: parameters, urls: inputs))
+            return .document(CheckDocument(path: aasa, bytes: try readFile(aasa, trimNewline: false), parameters: parameters, urls: inputs,
+                                           claimed: true))
         }
         if let assetlinks {
             var parameters: [String: String] = [:]
@@ -164,7 +165,8 @@ struct CheckCommand: AsyncParsableCommand {
             parameters["fingerprint"] = fingerprint
             parameters["relation"] = relation
             parameters["domain"] = domain
-            return .document(CheckDocument(path: assetlinks, bytes: try readFile(assetlinks, trimNewline: false), parameters: parameters, urls: inputs))
+            return .document(CheckDocument(path: assetlinks, bytes: try readFile(assetlinks, trimNewline: false), parameters: parameters,
+                                           urls: inputs, claimed: true))
         }
         if let document {
             let bytes = try readFile(document, trimNewline: false)

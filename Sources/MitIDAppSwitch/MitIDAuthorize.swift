@@ -164,8 +164,10 @@ public struct MitIDAuthorize: Sendable {
             }
         }
         let osValue = mitid["app_switch_os"], urlValue = mitid["app_switch_url"]
+        // MITID-6 asks for a platform with app switch enabled; without it, a platform of any
+        // value has no effect, which MITID-D6 says below.
         if let osValue {
-            if let s = osValue.stringValue, s == "ios" || s == "android" { os = s } else {
+            if let s = osValue.stringValue, s == "ios" || s == "android" { os = s } else if enable == true {
                 found.append(MitIDViolation(.osInvalid, parameter: "app_switch_os",
                                             message: "app_switch_os is \(osValue.stringValue.map { "\"\($0)\"" } ?? AssociationWording.kind(of: osValue)); it must be \"ios\" or \"android\""))
             }

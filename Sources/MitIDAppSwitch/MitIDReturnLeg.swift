@@ -43,7 +43,10 @@ public struct MitIDReturnLeg: Sendable, Hashable {
         let request = MitIDAuthorize(parsing: authorize)
         switch request.kind {
         case .invalid:
-            return MitIDReturnLeg(verdict: .noReturn, platform: request.os, reason: "the authorize URL breaks a MUST rule: " + (request.violations.first { $0.level == .must }?.message ?? ""))
+            // Invalid without a MUST of its own: a link over the size limit is not read at all.
+            let why = request.violations.first { $0.level == .must } ?? request.violations.first
+            return MitIDReturnLeg(verdict: .noReturn, platform: request.os,
+                                  reason: "the authorize URL is not one the broker reads: " + (why?.message ?? "invalid"))
         case .noAppSwitch:
             return MitIDReturnLeg(verdict: .noReturn, platform: request.os, reason: "app switch is not enabled (enable_app_switch is not true)")
         case .appSwitch:
@@ -77,6 +80,11 @@ public struct MitIDReturnLeg: Sendable, Hashable {
         case .match:
             return MitIDReturnLeg(verdict: .reaches, platform: os, reason: "\(packageName) is verified for \(host) and its dynamic rules open \(url): \(result.reason)")
         case .noDynamicRules:
+            // The URLs a list can match at all (AL-D8) hold with or without dynamic rules.
+            if let problem = AssetLinksMatcher.urlProblem(url, domain: host) {
+                return MitIDReturnLeg(verdict: .browser, platform: os,
+                                      reason: "\(packageName) is verified for \(host), but no App Link of it is \(url): \(problem.message)")
+            }
             return MitIDReturnLeg(verdict: .reaches, platform: os,
                                   reason: "\(packageName) is verified for \(host); with no dynamic rules, an autoVerify intent filter for https://\(host) (the guide's) opens \(url)")
         case .exclude, .noMatch, .notVerified:

@@ -126,6 +126,23 @@ struct MalformedShapeTests {
         }
     }
 
+    /// Every include past the tree's budget is an event; an answer lists the first ones and
+    /// counts the rest, so that it fits the adapter protocol's line (the audit's tree named
+    /// 200,000 and made a 10 MB answer).
+    @Test func theIncludeEventsOfAVerifyAnswerAreBounded() async throws {
+        let many = "[" + Array(repeating: #"{"include": "https://i.example/x"}"#, count: 2_000).joined(separator: ",") + "]"
+        let answer = await SwiftImplementation.reference.run(Request(caseID: "x", operation: "assetlinks.verify", input: [
+            "file": #"[{"include": "https://i.example/x"}]"#, "includes": ["https://i.example/x": .string(many)],
+            "package": "com.example.app", "fingerprint": "AA"]))
+        guard case .output(let output) = answer else {
+            Issue.record("expected an output, got \(answer)")
+            return
+        }
+        #expect(output["includes"]?.arrayValue?.count == 32)
+        let rest = try #require(output["includesNotListed"]?.intValue)
+        #expect(rest > 19_000, "\(rest)")
+    }
+
     @Test func theReferenceRefusesAMalformedInputNamingTheField() async throws {
         let answer = await SwiftImplementation.reference.run(Request(caseID: "x", operation: "ulc.handle",
                                                                      input: ["logoutAction": "https://a/l", "signedIn": true, "links": "https://a/l"]))

@@ -52,6 +52,17 @@ struct ServingRulesTests {
         #expect(contents.fields.contains { $0.label == "urls" && $0.value == "not matched" })
     }
 
+    /// Only the redirect statuses are redirects: a 304 to a request that asked for none, or a
+    /// 300, is a status like any other.
+    @Test func otherThreeHundredsAreAStatusNotARedirect() {
+        for code in [300, 304, 305] {
+            #expect(codes(ServingRules.judge(Self.status(.assetLinks, code), as: .assetLinks)) == ["status"], "\(code)")
+        }
+        for code in [301, 302, 303, 307, 308] {
+            #expect(codes(ServingRules.judge(Self.status(.assetLinks, code), as: .assetLinks)) == ["redirect"], "\(code)")
+        }
+    }
+
     @Test func aRedirectIsNotFollowedAndItsTargetIsReported() {
         let record = Self.status(.aasa, 301, headers: [("Location", "http://www.example.com/.well-known/apple-app-site-association")])
         let judged = ServingRules.judge(record, as: .aasa)

@@ -52,6 +52,9 @@ struct LiveCheckTests {
         Case("huge-headers", .helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),
         Case("hostile", .helper, ios: (false, ["redirect"]), android: (false, ["redirect"])),
         Case("control", .helper, ios: (false, ["protocol-error"]), android: (false, ["protocol-error"])),
+        Case("gzip-bomb", .helper, ios: (false, ["too-large", "content-encoding"]), android: (false, ["too-large", "content-encoding"])),
+        Case("not-modified", .helper, ios: (false, ["status"]), android: (false, ["status"])),
+        Case("unclean", .helper, ios: (false, ["body-cut"]), android: (false, ["body-cut"])),
         Case("nothing", .nothing, ios: (false, ["unreachable"]), android: (false, ["unreachable"])),
     ]
 

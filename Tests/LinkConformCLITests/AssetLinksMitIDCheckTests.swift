@@ -7,8 +7,8 @@ import Testing
 struct AssetLinksMitIDCheckTests {
     static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
 
-    func file(_ text: String) throws -> String {
-        let path = CLI.temporaryDirectory() + "/assetlinks.json"
+    func file(_ text: String, named name: String = "assetlinks.json") throws -> String {
+        let path = CLI.temporaryDirectory() + "/" + name
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -39,6 +39,30 @@ struct AssetLinksMitIDCheckTests {
         let violations = try #require(json["protocols"]?.arrayValue?.first?["violations"]?.arrayValue)
         #expect(violations.map { $0["code"]?.stringValue } == ["app-not-verified"])
         #expect(json["valid"] == .bool(false))
+    }
+
+    /// Includes are not fetched by check: a list that grants the app only through one is not
+    /// failed, it is undetermined (AL-20); an http include, never followed, decides nothing.
+    @Test func aListThatGrantsOnlyThroughAnIncludeIsUndetermined() async throws {
+        let path = try file(#"[{"include": "https://static.example/links.json"}]"#)
+        let result = try await CLI.run(["check", "--json", "--assetlinks", path, "--package", "com.example.app", "--fingerprint", Self.fingerprint])
+        #expect(result.status == 0, "\(result.output)")
+        let json = try JSONParser.parse(Array(result.stdout.utf8))
+        let violations = try #require(json["protocols"]?.arrayValue?.first?["violations"]?.arrayValue)
+        #expect(violations.map { $0["code"]?.stringValue } == ["includes-not-fetched"])
+        #expect(violations.first?["level"]?.stringValue == "INFO", "\(violations)")
+        let insecure = try file(#"[{"include": "http://static.example/links.json"}]"#)
+        let refused = try await CLI.run(["check", "--assetlinks", insecure, "--package", "com.example.app", "--fingerprint", Self.fingerprint])
+        #expect(refused.status == 1 && refused.stdout.contains("app-not-verified"), "\(refused.output)")
+    }
+
+    /// Asked as a statement list, a file is read as one whatever its name: not-json, not-array.
+    @Test func aFileGivenWithAssetlinksIsReadWhateverItsName() async throws {
+        for (text, code) in [("garbage", "not-json"), (#"{"a": 1}"#, "not-array")] {
+            let path = try file(text, named: "g.json")
+            let result = try await CLI.run(["check", "--assetlinks", path])
+            #expect(result.status == 1 && result.stdout.contains("AL-1 MUST") && result.stdout.contains(": \(code)\n"), "\(result.output)")
+        }
     }
 
     @Test func aMalformedFingerprintInTheFileIsExplained() async throws {

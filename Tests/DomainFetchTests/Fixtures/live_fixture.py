@@ -10,6 +10,7 @@ test process ended, however it ended): then it stops nginx and removes the folde
 
 Every loop here is bounded in time and bytes, and every socket is on 127.0.0.1.
 """
+import gzip
 import json
 import os
 import shutil
@@ -188,8 +189,31 @@ def helper_response(case, conn):
         # A terminal escape in a header: not HTTP, refused by the parser.
         conn.sendall(b"HTTP/1.1 301 Moved\r\nLocation: https://evil.example/\x1b[31mred\x1b]0;title\x07\r\n"
                      b"Content-Length: 0\r\nConnection: close\r\n\r\n")
+    elif case == "gzip-bomb":
+        # 8 MiB of JSON once decoded, 8 KB on the wire: the decoder's limit trips at once.
+        body = gzip_bomb()
+        conn.sendall((json_head + f"Content-Encoding: gzip\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
+    elif case == "not-modified":
+        # 304 to a request that asked for no such thing, and no Location: a status, not a redirect.
+        conn.sendall(b"HTTP/1.1 304 Not Modified\r\nConnection: close\r\n\r\n")
+    elif case == "unclean":
+        # HTTP/1.0, the body's end marked by the close only, and the close without TLS's
+        # close_notify: the connection is dropped under the TLS layer.
+        conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n[]")
+        raw = socket.socket(fileno=os.dup(conn.fileno()))
+        raw.shutdown(socket.SHUT_RDWR)
+        raw.close()
     else:
         conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+
+_bomb = []
+
+
+def gzip_bomb():
+    if not _bomb:
+        _bomb.append(gzip.compress(b"[" + b" " * (8 << 20) + b"]", compresslevel=9))
+    return _bomb[0]
 
 
 def serve_helper(context, listener):

@@ -107,12 +107,16 @@ public enum AASASuite {
     static let explain: @Sendable (CheckSubject) -> CheckExplanation? = { subject in
         guard let document = subject.document else { return nil }
         let domain = document.parameters["domain"], appID = document.parameters["app-id"]
-        let json = try? JSONParser.parse(document.bytes)
-        let looksLikeOne = json?.objectValue.map { object in services.contains { object[$0] != nil } } ?? false
-        // A document is this suite's when it looks like an AASA file, when it was asked about as
-        // one (a domain or an app ID given), or when it is not JSON at all (the commonest broken
-        // AASA file); a JSON document without any AASA service is left to other suites.
-        guard looksLikeOne || domain != nil || appID != nil || json == nil else { return nil }
+        // A document is this suite's when it was named as one (`check --aasa`, a live check),
+        // when it was asked about as one (a domain or an app ID given), when it looks like an AASA
+        // file, or when it is not JSON at all (the commonest broken AASA file); a JSON document
+        // without any AASA service is left to other suites. One over the size this module reads
+        // is not parsed to find out (it is this suite's, and too large).
+        if !(document.claimed || domain != nil || appID != nil || document.bytes.count > aasaHardSizeLimit),
+           let json = try? JSONParser.parse(document.bytes),
+           !(json.objectValue.map({ object in services.contains { object[$0] != nil } }) ?? false) {
+            return nil
+        }
 
         let diagnostics = AASA.validate(document.bytes)
         let file = AASAFile.parse(document.bytes).0

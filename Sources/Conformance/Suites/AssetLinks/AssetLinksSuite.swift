@@ -65,6 +65,9 @@ public enum AssetLinksSuite {
         expectation: { output in ReferenceExpectation(expect: ["granted": .bool(output.granted)], cause: output.cause) }
     )
 
+    /// How many include events an answer lists (``verifyOutput(_:)``).
+    static let maxIncludeEventsListed = 32
+
     static func verifyOutput(_ v: AssetLinksVerification) -> JSONValue {
         var o = JSONObject(capacity: 5)
         o.append("granted", .bool(v.granted))
@@ -73,7 +76,11 @@ public enum AssetLinksSuite {
         if let reason = v.reason { o.append("reason", .string(reason)) }
         if let cause = v.cause { o.append("cause", .string(cause)) }
         if !v.includeEvents.isEmpty {
-            o.append("includes", .array(v.includeEvents.map { ["url": .string($0.url), "outcome": .string($0.kind.rawValue)] }))
+            // The first ones only: a tree can name as many includes past its budget as its lists
+            // hold statements (reported, not judged; the answer must fit the protocol's line).
+            let listed = v.includeEvents.prefix(maxIncludeEventsListed)
+            o.append("includes", .array(listed.map { ["url": .string($0.url), "outcome": .string($0.kind.rawValue)] }))
+            if v.includeEvents.count > listed.count { o.append("includesNotListed", .int(v.includeEvents.count - listed.count)) }
         }
         return .object(o)
     }
@@ -120,12 +127,14 @@ public enum AssetLinksSuite {
         guard let document = subject.document else { return nil }
         let parameters = document.parameters
         let packageName = parameters["package"], fingerprint = parameters["fingerprint"]
-        let json = try? JSONParser.parse(document.bytes)
-        let looksLikeOne = json?.arrayValue != nil
-        let named = document.path.lowercased().contains("assetlinks")
-        // A document is this suite's when it is a JSON array, when it was asked about as one
-        // (a package or fingerprint given), or when it is not JSON and named like one.
-        guard looksLikeOne || packageName != nil || fingerprint != nil || (json == nil && named) else { return nil }
+        // A document is this suite's when it was named as one (`check --assetlinks`, a live
+        // check), when it was asked about as one (a package or fingerprint given), when it is a
+        // JSON array, or when it is not JSON and its file is named like one. One over the size
+        // this module reads is not parsed to find out: it is this suite's if named like one.
+        if !(document.claimed || packageName != nil || fingerprint != nil) {
+            let json = document.bytes.count > AssetLinks.maxFileBytes ? nil : try? JSONParser.parse(document.bytes)
+            guard json?.arrayValue != nil || (json == nil && document.path.lowercased().contains("assetlinks")) else { return nil }
+        }
 
         let (list, diagnostics) = AssetLinks.parse(document.bytes)
         var violations = DocumentValidation.violations(diagnostics)
@@ -135,8 +144,18 @@ public enum AssetLinksSuite {
             let verification = AssetLinks.verify(document.bytes, packageName: packageName, fingerprint: fingerprint, relation: relation)
             let canonical = AssetLinksFingerprint.canonical(fingerprint) ?? fingerprint
             fields.append(.init("app", value: "\(packageName) signed with \(canonical)"))
+            let followed = verification.granted ? 0 : list.map(Self.includesFollowed) ?? 0
             if verification.granted {
                 fields.append(.init("verified", value: "yes: statement \(verification.statement?.index ?? 0) grants \(relation)"))
+            } else if followed > 0 {
+                // Includes are not fetched here, and one of them may grant it (AL-20): not a
+                // failure of the list.
+                let includes = "\(followed) include\(followed == 1 ? "" : "s")"
+                fields.append(.init("verified", value: "undetermined", note: "not by this file; it names \(includes) check does not fetch"))
+                violations.append(CheckExplanation.Violation(
+                    requirement: "AL-20", level: .info, code: "includes-not-fetched",
+                    message: "no statement of this file grants \(relation) to \(packageName) signed with \(canonical) (\(verification.reason ?? "not granted")); "
+                        + "it names \(includes) Android would follow, which check does not fetch, and one of them may", offset: nil))
             } else {
                 let reason = verification.reason ?? "not granted"
                 fields.append(.init("verified", value: "no", note: reason))
@@ -149,12 +168,18 @@ public enum AssetLinksSuite {
             for url in document.urls {
                 let domain = parameters["domain"] ?? LinkURL(parsing: url).normalizedHost ?? ""
                 let r = matcher.match(url: url, domain: domain)
-                fields.append(.init(url, value: r.kind.rawValue, note: r.reason))
+                fields.append(.init(url, value: r.kind.rawValue, note: r.reason + (followed > 0 ? " (by this file alone: its includes are not fetched)" : "")))
             }
         } else if packageName != nil || fingerprint != nil || !document.urls.isEmpty {
             fields.append(.init("app", value: "not verified", note: "verifying and matching need both the package and the fingerprint (--package and --fingerprint)"))
         }
         return CheckExplanation(suite: "assetlinks", recognized: true, wording: wording, fields: fields, violations: violations)
+    }
+
+    /// How many of the file's own include statements Android would fetch (https ones, up to the
+    /// tree's budget): those whose statements `check` cannot see.
+    static func includesFollowed(_ list: AssetLinksList) -> Int {
+        min(list.includes.filter { !$0.isInsecure }.count, AssetLinks.maxIncludes)
     }
 
     static func summary(of list: AssetLinksList?, bytes: Int) -> String {

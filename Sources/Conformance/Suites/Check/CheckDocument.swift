@@ -18,11 +18,16 @@ public struct CheckDocument: Sendable, Hashable {
     public let parameters: [String: String]
     /// URLs to check against it, in the order given.
     public let urls: [String]
+    /// The reader named the suite this document is for (`check --aasa`, `check --assetlinks`, a
+    /// live check's file): that suite reads it whatever it looks like, and says what is wrong,
+    /// rather than leaving it unrecognised.
+    public let claimed: Bool
 
-    public init(path: String, bytes: [UInt8], parameters: [String: String] = [:], urls: [String] = []) {
+    public init(path: String, bytes: [UInt8], parameters: [String: String] = [:], urls: [String] = [], claimed: Bool = false) {
         self.path = path
         self.bytes = bytes
         self.parameters = parameters
         self.urls = urls
+        self.claimed = claimed
     }
 }
