@@ -63,13 +63,25 @@ public struct AdapterManifest: Sendable {
         }
         func words(_ value: JSONValue?, field: String) -> [String]? {
             guard let value else { return nil }
-            if let array = value.arrayValue { return array.compactMap(\.stringValue) }
-            do {
-                return try CommandLineWords.split(value.stringValue ?? "")
-            } catch {
-                messages.append("\(path): \(field): \(error.description)")
+            let split: [String]
+            if let array = value.arrayValue {
+                split = array.compactMap(\.stringValue)
+            } else {
+                do {
+                    split = try CommandLineWords.split(value.stringValue ?? "")
+                } catch {
+                    messages.append("\(path): \(field): \(error.description)")
+                    return nil
+                }
+            }
+            // An empty list (or a string of spaces) names no program: started as it is, the
+            // process spawner would run `env`, which prints the environment.
+            if split.isEmpty {
+                let (line, column) = doc.locations.nearestLocation(of: "/" + field)
+                messages.append("\(path):\(line):\(column): \(field): names no program (an empty list, or only spaces)")
                 return nil
             }
+            return split
         }
         let command = words(doc.value["command"], field: "command") ?? []
         let prepare = words(doc.value["prepare"], field: "prepare")

@@ -52,6 +52,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var inputOpen = true
 
     public init(arguments: [String], workingDirectory: String?, environment overrides: [String: String] = [:]) throws {
+        // Through `env`, no arguments would run `env` itself (printing the environment).
+        guard !arguments.isEmpty else { throw SpawnError(description: "no program to run: the command is empty") }
         // Pipes: the child's ends are dup2'ed onto 0, 1 and 2 (dup2 clears close-on-exec on the
         // copy); every original end is close-on-exec, so no child keeps a stray copy.
         var fds: [[Int32]] = []

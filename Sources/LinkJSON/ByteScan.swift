@@ -17,7 +17,8 @@ enum ByteScan {
     /// The index of the first byte in `start..<end` that is a control character (below 0x20),
     /// `"` or `\`; when `forWriting`, also DEL (0x7F) and the first byte of every UTF-8
     /// sequence that may spell a hidden character the writer escapes (0xC2: C1 controls, 0xD8:
-    /// U+061C, 0xE2: bidirectional controls and line separators, 0xEF: U+FFFE and U+FFFF).
+    /// U+061C, 0xE2: bidirectional controls, line separators, U+200B and U+2060, 0xEF: U+FEFF,
+    /// U+FFFE and U+FFFF).
     /// `end` when there is none.
     @inline(__always)
     static func firstSpecial(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, forWriting: Bool) -> Int {

@@ -179,7 +179,8 @@ private struct Writer {
     /// The hidden character (and its length in bytes) whose UTF-8 starts at `i`, if any: what
     /// JSON allows raw but no reader should meet raw in a file or a terminal, so that a
     /// results file shown with `cat`, or opened in an editor, cannot be reordered or drive the
-    /// terminal (C1 controls, U+061C, U+200E/F, U+202A-E, U+2066-9, U+2028/9, U+FFFE/F). The
+    /// terminal (C1 controls, U+061C, U+200B, U+200E/F, U+202A-E, U+2060, U+2066-9, U+2028/9,
+    /// U+FEFF, U+FFFE/F: ``HiddenCharacters``' set beyond ASCII). The
     /// value read back is the same.
     static func hiddenScalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
         let n = b.count - i
@@ -192,11 +193,13 @@ private struct Writer {
             let scalar = 0x2000 | (UInt32(b[i + 1] & 0x3F) << 6) | UInt32(b[i + 2] & 0x3F)
             guard b[i + 1] & 0xC0 == 0x80, b[i + 2] & 0xC0 == 0x80 else { return nil }
             switch scalar {
-            case 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return (scalar, 3)
+            case 0x200B, 0x200E, 0x200F, 0x2028...0x202E, 0x2060, 0x2066...0x2069: return (scalar, 3)
             default: return nil
             }
         case 0xEF where n >= 3 && b[i + 1] == 0xBF && (b[i + 2] == 0xBE || b[i + 2] == 0xBF):
             return (0xFF00 | UInt32(b[i + 2] & 0x3F) | 0xC0, 3)
+        case 0xEF where n >= 3 && b[i + 1] == 0xBB && b[i + 2] == 0xBF:
+            return (0xFEFF, 3)
         default:
             return nil
         }

@@ -54,17 +54,23 @@ public enum BadgeReport {
     /// Every badge of a run, in the order of its implementations, the all-suites badge first.
     public static func badges(_ data: ReportData) -> [Badge] {
         var badges: [Badge] = []
+        // Every file name is claimed once: two names that read the same once made safe ("a b",
+        // "a-b"), or one implementation's suite badge and another's name ("x" with suite ulc,
+        // "x ulc"), get distinct files; index.json says which is which.
         var usedStems: Set<String> = []
-        for implementation in data.implementations {
-            let rows = data.summary.filter { $0.implementationID == implementation.id }
-            var stem = fileStem(implementation.info.name)
-            // Two names that read the same once made safe ("a b", "a-b") get distinct files.
-            if usedStems.contains(stem) {
-                var n = 2
-                while usedStems.contains("\(stem)-\(n)") { n += 1 }
-                stem = "\(stem)-\(n)"
+        func claim(_ candidate: String) -> String {
+            var stem = candidate
+            var n = 2
+            while usedStems.contains(stem) {
+                stem = "\(candidate)-\(n)"
+                n += 1
             }
             usedStems.insert(stem)
+            return stem
+        }
+        for implementation in data.implementations {
+            let rows = data.summary.filter { $0.implementationID == implementation.id }
+            let stem = claim(fileStem(implementation.info.name))
             var all: [Outcome: Int] = [:]
             for row in rows { all.merge(row.counts, uniquingKeysWith: +) }
             // One line, hidden characters shown (as the terminal shows them): a badge is read
@@ -75,7 +81,7 @@ public enum BadgeReport {
             for row in rows {
                 let count = PassCount(row.counts)
                 badges.append(Badge(implementation: implementation.info.name, suite: row.suite, label: "\(name) \(Escaping.terminal(row.suite))",
-                                    message: message(count), color: color(count), fileStem: "\(stem)-\(fileStem(row.suite))"))
+                                    message: message(count), color: color(count), fileStem: claim("\(stem)-\(fileStem(row.suite))")))
             }
         }
         return badges

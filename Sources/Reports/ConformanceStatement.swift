@@ -98,9 +98,10 @@ public struct ConformanceStatement: Sendable {
         public var description: String {
             switch self {
             case .unknownImplementation(let name, let run, let available):
-                "run \(run) has no implementation named '\(name)'" + (available.isEmpty
+                // Names are an adapter's own text: each shown on one line, hidden characters escaped.
+                "run \(run) has no implementation named '\(Escaping.terminal(name))'" + (available.isEmpty
                     ? "; it has no implementations at all"
-                    : "; its implementations: " + available.map { "'\($0)'" }.joined(separator: ", "))
+                    : "; its implementations: " + available.map { "'\(Escaping.terminal($0))'" }.joined(separator: ", "))
             }
         }
     }

@@ -67,10 +67,10 @@ public enum Escaping {
     /// breaks become spaces and other hidden characters visible escapes. `<` becomes `&lt;` (no
     /// HTML tag or comment reaches a renderer); `&` becomes `&amp;` where it would start a
     /// character reference (`&lt;`, `&#60;`: none is decoded); `` ` `` is backslash-escaped (no
-    /// code span opens), and so is a `\` that Markdown would read as an escape (before ASCII
+    /// code span opens), `[` and `]` too (no link or image), and so is a `\` that Markdown would read as an escape (before ASCII
     /// punctuation, or last: no escape of ours can be undone, and the backslash shows). With
     /// `opensBlock` (the text is the first thing in a list item or a line), a first character
-    /// that could open a block (`#`, `>`, `-`, `+`, `*`, `_`, `=`, `~`, `|`, `[`, or a number
+    /// that could open a block (`#`, `>`, `-`, `+`, `*`, `_`, `=`, `~`, `|`, or a number
     /// followed by `.` or `)`) is backslash-escaped too, and leading spaces become `&#32;`.
     /// Emphasis characters are left alone: they can only change how a line looks, not what it
     /// is. Bounded to ``markdownLimit`` characters.
@@ -137,6 +137,9 @@ public enum Escaping {
                 let next = i + 1 < scalars.count ? scalars[i + 1] : "\\"
                 out += asciiPunctuation.contains(next) ? "\\\\" : "\\"
             case "`": out += "\\`"
+            // No link or image opens (`[text](javascript:...)`, `![x](https://tracker/)`): a
+            // bracket is backslash-escaped wherever it is.
+            case "[", "]": out += "\\" + String(scalar)
             case "|" where cell: out += "\\|"
             default:
                 if isHidden(scalar) { out += visible(scalar) } else { out.unicodeScalars.append(scalar) }
@@ -185,13 +188,17 @@ public enum Escaping {
     /// What a backslash escapes in CommonMark.
     private static let asciiPunctuation = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".unicodeScalars)
 
-    private static let blockOpeners: Set<Unicode.Scalar> = ["#", ">", "-", "+", "*", "_", "=", "~", "|", "["]
+    /// (`[` opens a link reference definition too; it is escaped wherever it is.)
+    private static let blockOpeners: Set<Unicode.Scalar> = ["#", ">", "-", "+", "*", "_", "=", "~", "|"]
 
     /// The text cut to ``markdownLimit`` characters, ending in `...` when cut.
-    private static func bounded(_ text: String) -> String {
+    private static func bounded(_ text: String) -> String { clipped(text, to: markdownLimit) }
+
+    /// `text` cut to `limit` characters, the last three of them `...` when it was longer.
+    public static func clipped(_ text: String, to limit: Int) -> String {
         // Counting stops at the limit: an output may be 256 KiB long.
-        guard let end = text.index(text.startIndex, offsetBy: markdownLimit, limitedBy: text.endIndex), end != text.endIndex else { return text }
-        return String(text.prefix(markdownLimit - 3)) + "..."
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end != text.endIndex else { return text }
+        return String(text.prefix(max(0, limit - 3))) + "..."
     }
 
     // MARK: HTML

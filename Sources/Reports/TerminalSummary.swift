@@ -2,16 +2,21 @@ import Conformance
 
 /// The few lines a person (or a CI log) reads after a run. Each line goes through
 /// ``Escaping/terminalLines(_:)``: a name, note or message that carries a line break, an
-/// escape sequence or a bidi control is shown escaped, on its own line.
+/// escape sequence or a bidi control is shown escaped, on its own line. Names, notes and messages
+/// are cut (``nameLimit``, ``messageLimit``): an adapter's name of 300 KB repeated on each line
+/// once made 7 MB of terminal output; the reports keep them whole.
 public enum TerminalSummary {
+    static let nameLimit = 80
+    static let messageLimit = 600
+
     public static func render(_ data: ReportData, maxProblems: Int = 20) throws -> String {
         var lines: [String] = []
         let run = data.run
         lines.append("run \(run.id) \(run.status.rawValue), corpus \(run.corpusFingerprint.prefix(12)), \(data.resultCount) results")
         if let incomplete = data.incomplete { lines.append(IncompleteRunReport.sentence(incomplete)) }
         for impl in data.implementations {
-            lines.append(ImplementationTitle.plain(impl.info) + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
-            for note in impl.notes.suffix(3) { lines.append("  note: \(note)") }
+            lines.append(Escaping.clipped(ImplementationTitle.plain(impl.info), to: 2 * nameLimit) + (impl.status == .ok ? "" : ": \(impl.status.rawValue)"))
+            for note in impl.notes.suffix(3) { lines.append("  note: \(Escaping.clipped(note, to: messageLimit))") }
             for row in data.summary where row.implementationID == impl.id {
                 var parts = ["\(row.suite): \(row.total) cases"]
                 for outcome in data.visibleColumns { parts.append("\(outcome.rawValue) \(row.count(outcome))") }
@@ -25,8 +30,8 @@ public enum TerminalSummary {
             lines.append("not passed (\(problems)):")
             try data.forEachProblem(limit: maxProblems) { stored in
                 let r = stored.result
-                let who = data.implementation(stored.implementationID)?.name ?? "?"
-                lines.append("  \(r.outcome.rawValue)  \(who)  \(r.caseID)  [\(r.requirement) \(r.level.rawValue)]  \(r.message ?? "")")
+                let who = Escaping.clipped(data.implementation(stored.implementationID)?.name ?? "?", to: nameLimit)
+                lines.append("  \(r.outcome.rawValue)  \(who)  \(r.caseID)  [\(r.requirement) \(r.level.rawValue)]  \(Escaping.clipped(r.message ?? "", to: messageLimit))")
             }
             if problems > maxProblems { lines.append("  ... and \(problems - maxProblems) more (see the reports)") }
         }

@@ -17,6 +17,10 @@ import Testing
         }
     }
 
+    @Test func anEmptyCommandIsRefusedNotRunAsEnv() {
+        #expect(throws: SpawnedProcess.SpawnError.self) { try SpawnedProcess(arguments: [], workingDirectory: nil) }
+    }
+
     @Test func bothOutputsAndTheInputAreMovedAtOnceWithoutADeadlock() throws {
         // 1 MB in, 1 MB out on each stream: any pipe left unread fills at 64 KB and stops the child.
         let input = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)

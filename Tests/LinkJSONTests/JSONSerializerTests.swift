@@ -9,7 +9,8 @@ struct JSONSerializerTests {
     /// the same. Their neighbours in UTF-8 (same first byte) stay as they are.
     @Test func hiddenCharactersAreWrittenAsEscapes() throws {
         let hidden: [Unicode.Scalar] = ["\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{61C}", "\u{200E}", "\u{200F}", "\u{2028}",
-                                        "\u{2029}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{FFFE}", "\u{FFFF}"]
+                                        "\u{2029}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{FFFE}", "\u{FFFF}",
+                                        "\u{200B}", "\u{2060}", "\u{FEFF}"]
         for scalar in hidden {
             let text = "a" + String(Character(scalar)) + "b"
             let json = JSONValue.string(text).serialized()
@@ -17,7 +18,7 @@ struct JSONSerializerTests {
             #expect(json == "\"a\\u" + String(repeating: "0", count: 4 - hex.count) + hex + "b\"", "\(json)")
             #expect(try JSONParser.parse(json) == .string(text))
         }
-        let kept = "° é ؛ — ’ € \u{2030} \u{206A} \u{FFFD} \u{FEFF} ✓ 🏳️‍🌈 \u{C2}\u{A0}"
+        let kept = "° é ؛ — ’ € \u{2030} \u{206A} \u{FFFD} \u{FEFE} \u{200C} \u{200D} ✓ 🏳️‍🌈 \u{C2}\u{A0}"
         let json = JSONValue.string(kept + String(repeating: " plain ascii text", count: 3)).serialized()
         #expect(json.contains(kept) && !json.contains("\\u"), "\(json)")
         // Inside long runs, found by the eight-byte scan too.

@@ -63,6 +63,24 @@ struct BadgeReportTests {
         #expect(index["badges"]?.arrayValue?.first?["implementation"] == "plain")
     }
 
+    /// "x"'s ulc badge and the overall badge of "x ulc" once shared x-ulc.svg, the later one
+    /// overwriting the first; every badge now has a file of its own.
+    @Test func anImplementationsSuiteBadgeAndAnotherNameNeverShareAFile() throws {
+        let store = try ResultsStore(path: TestScratch.path("badge-names", "r.sqlite"))
+        let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
+        for name in ["x", "x ulc", "x-ulc"] {
+            let id = try store.register(ImplementationInfo(name: name, version: "1", language: "Swift", homepage: ""), run: run)
+            try store.insert([CaseResult(suite: "ulc", caseID: "ulc/a", operation: "ulc.parse", requirement: "ULC-6", level: .must,
+                                         outcome: .pass, nullWouldPass: false, actual: nil, expected: nil, message: nil, durationNanos: 1)],
+                             run: run, implementation: id)
+        }
+        try store.finishRun(run, status: .completed)
+        let badges = BadgeReport.badges(try #require(try ReportData.load(from: store, run: run)))
+        #expect(badges.count == 6)
+        #expect(Set(badges.map(\.fileStem)).count == 6, "\(badges.map(\.fileStem))")
+        #expect(badges.first { $0.implementation == "x" && $0.suite == "ulc" }?.fileStem == "x-ulc")
+    }
+
     @Test func theSVGIsWellFormedAndAHostileNameIsText() throws {
         let data = try HostileInputTests.data()
         for badge in BadgeReport.badges(data) {

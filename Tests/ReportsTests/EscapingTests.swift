@@ -32,6 +32,10 @@ struct EscapingTests {
         #expect(Escaping.markdownInline("a\n# b") == "a # b")
         #expect(Escaping.markdownInline("&lt; &#60; &#x3c; a&b=c & d") == "&amp;lt; &amp;#60; &amp;#x3c; a&b=c & d")
         #expect(Escaping.markdownInline("`code`") == "\\`code\\`")
+        // No link or image, wherever the bracket is.
+        #expect(Escaping.markdownInline("x [a](javascript:alert(3)) ![t](https://t.example/p.png)")
+                == "x \\[a\\](javascript:alert(3)) !\\[t\\](https://t.example/p.png)")
+        #expect(Escaping.markdownInline("[ref]: https://x.example", opensBlock: true) == "\\[ref\\]: https://x.example")
         #expect(Escaping.markdownInline("C:\\Users and \\'x\\") == "C:\\Users and \\\\'x\\\\")
         #expect(Escaping.markdownInline("# not a heading") == "# not a heading", "only at the start of a block")
         #expect(Escaping.markdownInline("# h", opensBlock: true) == "\\# h")

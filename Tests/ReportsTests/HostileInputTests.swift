@@ -105,8 +105,40 @@ struct HostileInputTests {
             if let expected { #expect(n == expected, "\(n) cells instead of \(expected): \(line)") } else { expected = n }
         }
         #expect(md.contains("2.1.0"))
-        #expect(md.contains("\\x1b[31m"), "ESC is shown, not dropped")
+        #expect(md.contains("\\x1b\\[31m"), "ESC is shown, not dropped (and the bracket after it escaped)")
         #expect(md.contains("\\u{202E}"), "the bidi override is shown, not dropped")
+    }
+
+    /// A name of 300 KB is cut on the terminal (it once made 7 MB of output, repeated on every
+    /// line of cases not passed); the reports keep it whole.
+    @Test func aHugeNameIsCutOnTheTerminal() throws {
+        let store = try ResultsStore(path: TestScratch.path("huge-name", "r.sqlite"))
+        let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
+        let name = String(repeating: "n", count: 300_000)
+        let id = try store.register(ImplementationInfo(name: name, version: "1", language: "Swift", homepage: ""), run: run)
+        let failed = (0..<30).map { i in
+            CaseResult(suite: "ulc", caseID: "ulc/f/\(i)", operation: "ulc.parse", requirement: "ULC-6", level: .must, outcome: .fail,
+                       nullWouldPass: false, actual: nil, expected: nil, message: String(repeating: "m", count: 8_000), durationNanos: 1)
+        }
+        try store.insert(failed, run: run, implementation: id)
+        try store.finishRun(run, status: .completed)
+        let text = try TerminalSummary.render(try #require(try ReportData.load(from: store, run: run)))
+        #expect(text.utf8.count < 20_000, "\(text.utf8.count) bytes")
+        #expect(text.contains(String(repeating: "n", count: 70) + "..."))
+    }
+
+    /// The names a statement could not find are listed on one line, escaped: a name holding a
+    /// line break cannot write a line of its own on the terminal.
+    @Test func theStatementsUnknownNameMessageIsOneEscapedLine() throws {
+        let data = try Self.data()
+        do {
+            _ = try ConformanceStatement.make(data, implementation: "nope\nlinkconform: all good")
+            Issue.record("a statement was made for a name the run does not have")
+        } catch let failure as ConformanceStatement.Failure {
+            let text = failure.description
+            #expect(!text.contains("\n") && Self.raw(text).isEmpty, "\(text)")
+            #expect(text.contains("'hostile\\n# Heading'"), "\(text)")
+        }
     }
 
     @Test func jsonStaysExact() throws {
