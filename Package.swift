@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "DifferentialFuzzing", dependencies: ["Conformance", "LinkJSON", "LinkRules", "LinkURL", "ResultsStore", "SeededRandom"]),
         .target(name: "LinkConformCLI", dependencies: [
             "Conformance", "AdapterHarness", "ChildProcess", "ResultsStore", "RunSession", "Reports", "FuzzTargets", "LinkJSON", "LinkURL", "ULC", "AASA",
-            "DomainCheck", "DomainFetch", "DifferentialFuzzing",
+            "AssetLinks", "DomainCheck", "DomainFetch", "DifferentialFuzzing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "linkconform", dependencies: ["LinkConformCLI"]),

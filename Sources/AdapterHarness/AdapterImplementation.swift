@@ -99,7 +99,13 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
                                        onExit: { [weak self] in self?.handleExit($0, $1) },
                                        onOutputClosed: { [weak self] in self?.handleOutputClosed($0) })
         } catch {
-            return .failure(ImplementationError("cannot launch \(configuration.arguments.joined(separator: " ")): \(error.localizedDescription)"))
+            // The spawner's error names neither: a missing working directory fails the same way
+            // as a missing program.
+            var isDirectory: ObjCBool = false
+            let folder = configuration.workingDirectory
+            let missing = folder.map { !FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) || !isDirectory.boolValue } ?? false
+            return .failure(ImplementationError("cannot launch \(configuration.arguments.joined(separator: " ")): \(error.localizedDescription)"
+                + (missing ? " (the working directory \(folder ?? "") is not a folder that exists)" : "")))
         }
         lock.withLock { supervision.adopt(child) }
         let deadline = ContinuousClock.now + configuration.startTimeout

@@ -61,8 +61,9 @@ public enum AssetLinksFingerprint {
 }
 
 /// Relation strings: `<kind>/<detail>`, each part one or more of `a-z`, `0-9`, `_`, `.`.
-enum AssetLinksRelationFormat {
-    static func problem(in relation: String) -> String? {
+public enum AssetLinksRelationFormat {
+    /// What is wrong with `relation` as a relation string, or nil.
+    public static func problem(in relation: String) -> String? {
         let parts = relation.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             return parts.count == 1 ? "it has no '/' between kind and detail" : "it has more than one '/'"

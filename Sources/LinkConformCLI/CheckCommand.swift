@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetLinks
 import Conformance
 import Foundation
 import LinkJSON
@@ -105,6 +106,9 @@ struct CheckCommand: AsyncParsableCommand {
         if live.isGiven { throw ValidationError("--ca-file, --port, --resolve and the timeouts go with a live check: --domain without --aasa or --assetlinks") }
         if package != nil || fingerprint != nil || relation != nil, assetlinks == nil {
             throw ValidationError("--package, --fingerprint and --relation go with --assetlinks (--package and --fingerprint also with a live check, --domain)")
+        }
+        if let relation, let problem = AssetLinksRelationFormat.problem(in: relation) {
+            throw ValidationError("--relation '\(relation)' is not a relation (kind/detail, each of a-z, 0-9, _ and .): \(problem)")
         }
         if assetlinks != nil {
             if aasa != nil || document != nil || file != nil { throw ValidationError("give --assetlinks alone, without --aasa, --document or --file") }

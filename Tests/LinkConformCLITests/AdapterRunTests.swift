@@ -175,4 +175,22 @@ struct AdapterRunTests {
         #expect(third.status == 0, "\(third.output)")
         #expect(try results(dir).contains { $0["outcome"] == "expectedFail" })
     }
+
+    /// Manifest problems say what is wrong: an expected-failures file that is not UTF-8, a
+    /// working directory that does not exist (the spawner's own error names neither).
+    @Test func manifestProblemsSayWhatIsWrong() async throws {
+        let dir = CLI.temporaryDirectory()
+        try Data([0x61, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: dir + "/xf.txt"))
+        try Data(#"{"name": "x", "command": ["python3", "a.py"], "expectedFailures": "xf.txt"}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/m1.json"))
+        let unreadable = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--no-reports", "--no-progress",
+                                            "--adapter-manifest", dir + "/m1.json"])
+        #expect(unreadable.status == 2 || unreadable.status == 64, "\(unreadable.output)")
+        #expect(unreadable.stderr.contains("xf.txt: not UTF-8 text"), "\(unreadable.output)")
+        try Data(#"{"name": "x", "command": ["python3", "a.py"], "workingDirectory": "no-such-folder"}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/m2.json"))
+        let missing = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r2.sqlite", "--no-reports", "--no-progress",
+                                         "--adapter-manifest", dir + "/m2.json"])
+        #expect(missing.output.contains("no-such-folder is not a folder that exists"), "\(missing.output)")
+    }
 }

@@ -72,6 +72,14 @@ struct AssetLinksMitIDCheckTests {
         #expect(result.stdout.contains("AL-11 MUST") && result.stdout.contains("fingerprint-malformed") && result.stdout.contains("lower-case"))
     }
 
+    @Test func aRelationThatIsNotOneIsAUsageError() async throws {
+        let path = try file(list)
+        let result = try await CLI.run(["check", "--assetlinks", path, "--package", "com.example.app", "--fingerprint", Self.fingerprint,
+                                        "--relation", "NOT A RELATION"])
+        #expect(result.status == 64, "\(result.output)")
+        #expect(result.stderr.contains("is not a relation"))
+    }
+
     @Test func urlsWithoutTheAppAreAUsageError() async throws {
         let path = try file(list)
         let result = try await CLI.run(["check", "--assetlinks", path, "https://example.com/"])
