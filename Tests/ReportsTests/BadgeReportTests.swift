@@ -44,6 +44,12 @@ struct BadgeReportTests {
         #expect(BadgeReport.fileStem("ü") == "implementation")
     }
 
+    @Test func theFuzzReportsFileNameNeverEndsInADash() {
+        #expect(FuzzFindingsReport.fileName(implementation: "ada-url") == "fuzz-ada-url.md")
+        #expect(FuzzFindingsReport.fileName(implementation: String(repeating: "a", count: 59) + " b") == "fuzz-" + String(repeating: "a", count: 59) + ".md")
+        #expect(FuzzFindingsReport.fileName(implementation: "\u{202E}") == "fuzz-adapter.md")
+    }
+
     @Test func aRunGetsABadgePerImplementationAndSuiteOnDisk() throws {
         let data = try HostileInputTests.data()
         let dir = TestScratch.folder("badges")
