@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
         // Bottom layer: pure, no I/O, no Foundation in the parsing paths.
@@ -74,6 +75,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
         ]),
         // Corpus, requirements, operations, runner, outcomes.
         .target(name: "Conformance", dependencies: ["LinkJSON", "LinkRules", "LinkURL", "ULC", "XCallbackURL", "XignQR", "AASA", "AssetLinks", "MitIDAppSwitch",

@@ -10,14 +10,17 @@ import NIOSSL
 /// followed, gzip and deflate accepted and decoded, a body read only up to the file's size
 /// limit) and records what happened as ``FetchRecord``s: facts only, judged by `DomainCheck`.
 ///
+/// Each file is fetched on a connection of its own, as the platforms fetch them: a connection
+/// pooled between the files would let a server that closes after one response (without saying
+/// `Connection: close`) fail the next file's request on it.
+///
 /// ```swift
 /// let fetcher = try DomainFetcher(options: options)
 /// let records = await fetcher.fetchAll(domain: "example.com")
-/// try await fetcher.shutdown()
 /// let report = DomainJudge.judge(LiveQuestion(domain: "example.com"), records: records)
 /// ```
 public final class DomainFetcher: Sendable {
-    let client: HTTPClient
+    let configuration: HTTPClient.Configuration
     let options: FetchOptions
 
     /// What identifies LinkConform to the servers it checks.
@@ -48,11 +51,7 @@ public final class DomainFetcher: Sendable {
         // One attempt per file: a refused connection or a refused certificate is the answer,
         // not something to retry until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }
-
-    public func shutdown() async throws {
-        try await client.shutdown()
+        self.configuration = configuration
     }
 
     /// Every ``WellKnownFile`` of `domain`, fetched at the same time.
@@ -73,9 +72,17 @@ public final class DomainFetcher: Sendable {
         let url = "https://\(domain)\(options.port == 443 ? "" : ":\(options.port)")\(file.path)"
         let started = ContinuousClock.now
         let progress = NIOLockedValueBox(FetchRecord(url: url))
+        let connectionError = NIOLockedValueBox<(any Error)?>(nil)
+        var configuration = configuration
+        // Called once the HTTP/2 connection is set up, before the request goes on it.
+        configuration.http2ConnectionDebugInitializer = { channel in
+            channel.pipeline.addHandler(ConnectionErrorHandler(firstError: connectionError))
+        }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let finishedInTime = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                await self.read(url: url, limit: file.sizeLimit, started: started, into: progress)
+                await self.read(url: url, limit: file.sizeLimit, with: client, started: started, into: progress,
+                                connectionError: connectionError)
                 return true
             }
             group.addTask {
@@ -86,7 +93,7 @@ public final class DomainFetcher: Sendable {
             group.cancelAll()
             return first
         }
-        return progress.withLockedValue { record in
+        let record = progress.withLockedValue { record in
             if !finishedInTime {
                 let failure = FetchFailure(.deadline, "gave up after \(Self.seconds(options.totalTimeout)) (--total-timeout)")
                 if record.status == nil { record.failure = failure } else if !record.stoppedAtLimit { record.bodyFailure = failure }
@@ -94,9 +101,15 @@ public final class DomainFetcher: Sendable {
             record.elapsed = started.duration(to: .now)
             return record
         }
+        try? await client.shutdown()
+        return record
     }
 
-    func read(url: String, limit: Int, started: ContinuousClock.Instant, into progress: NIOLockedValueBox<FetchRecord>) async {
+    /// Reads the response into `progress`. A failure is classified by the connection-level error
+    /// in `connectionError` when there is one (an HTTP/2 header block over the limit, say) rather
+    /// than by what the request saw of it (the connection closing).
+    func read(url: String, limit: Int, with client: HTTPClient, started: ContinuousClock.Instant,
+              into progress: NIOLockedValueBox<FetchRecord>, connectionError: NIOLockedValueBox<(any Error)?>) async {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: Self.userAgent)
         request.headers.add(name: "Accept", value: "application/json, */*")
@@ -106,7 +119,8 @@ public final class DomainFetcher: Sendable {
             response = try await client.execute(request, deadline: .now() + .nanoseconds(options.totalTimeout.nanoseconds))
         } catch {
             if Task.isCancelled { return }   // the deadline: recorded by the caller
-            progress.withLockedValue { $0.failure = FailureClassification.failure(error) }
+            let cause = connectionError.withLockedValue { $0 } ?? error
+            progress.withLockedValue { $0.failure = FailureClassification.failure(cause) }
             return
         }
         progress.withLockedValue { record in
@@ -134,7 +148,7 @@ public final class DomainFetcher: Sendable {
                 if let e = error as? NIOHTTPDecompression.DecompressionError, case .limit = e {
                     record.stoppedAtLimit = true
                 } else {
-                    record.bodyFailure = FailureClassification.failure(error)
+                    record.bodyFailure = FailureClassification.failure(connectionError.withLockedValue { $0 } ?? error)
                 }
             }
         }
@@ -156,4 +170,23 @@ extension Duration {
 public struct FetchSetupError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+}
+
+/// Closes an HTTP/2 connection on its first connection-level error and keeps that error for the
+/// fetch. NIOHTTP2 reports such an error (a header block over the limit it announces, or too
+/// many CONTINUATION frames) and sends GOAWAY, but leaves the connection open, and AsyncHTTPClient
+/// does not close it either: the request then waits for the read timeout while the handler keeps
+/// buffering whatever the server still sends, without bound.
+final class ConnectionErrorHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+    let firstError: NIOLockedValueBox<(any Error)?>
+
+    init(firstError: NIOLockedValueBox<(any Error)?>) {
+        self.firstError = firstError
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        firstError.withLockedValue { if $0 == nil { $0 = error } }
+        context.close(promise: nil)
+    }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import DomainCheck
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -34,6 +35,11 @@ enum FailureClassification {
             if case .connectTimeout = error { return .connectTimeout }
             return .protocolError
         case is NIOTooManyBytesError: return .headersTooLarge
+        // HTTP/2: a header block over the list size the client announces, or more CONTINUATION
+        // frames than it takes (NIOHTTP2's limits), is a head too large; any other connection
+        // error is HTTP/2 the client refuses.
+        case is NIOHTTP2Errors.ExcessivelyLargeHeaderBlock, is NIOHTTP2Errors.ExcessiveContinuationFrames: return .headersTooLarge
+        case is any NIOHTTP2Error: return .protocolError
         default:
             // getaddrinfo's failures arrive as a type NIO keeps internal; its name says what it is.
             return String(reflecting: type(of: error)).contains("Resolver") || String(describing: error).contains("getaddrinfo")

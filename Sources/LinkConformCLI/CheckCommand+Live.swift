@@ -13,7 +13,6 @@ extension CheckCommand {
             throw Exit.harness
         }
         let records = await fetcher.fetchAll(domain: domain.lowercased())
-        try? await fetcher.shutdown()
         let question = LiveQuestion(domain: domain.lowercased(), appID: appID, package: package,
                                     fingerprint: fingerprint, urls: inputs)
         let rendering = LiveCheckRendering(report: DomainJudge.judge(question, records: records), titles: requirementTitles())

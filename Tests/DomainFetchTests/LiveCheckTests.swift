@@ -55,6 +55,9 @@ struct LiveCheckTests {
         Case("gzip-bomb", .helper, ios: (false, ["too-large", "content-encoding"]), android: (false, ["too-large", "content-encoding"])),
         Case("not-modified", .helper, ios: (false, ["status"]), android: (false, ["status"])),
         Case("unclean", .helper, ios: (false, ["body-cut"]), android: (false, ["body-cut"])),
+        Case("keep-alive", .helper, ios: (true, []), android: (true, [])),
+        Case("h2-continuation", .h2Helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),
+        Case("h2-big-header", .h2Helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),
         Case("nothing", .nothing, ios: (false, ["unreachable"]), android: (false, ["unreachable"])),
     ]
 
@@ -125,6 +128,29 @@ struct LiveCheckTests {
         let encoding = aasa["headers"]?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "content-encoding" }
         #expect(encoding?["value"]?.stringValue == "gzip")
         #expect(aasa["stoppedAtLimit"]?.boolValue == true && aasa["bytesRead"]?.intValue == WellKnownFile.aasa.sizeLimit + 1)
+    }
+
+    /// An HTTP/2 header block that never ends (CONTINUATION frames without end) is refused as
+    /// soon as it passes the header list limit, and the connection closed: not after the read
+    /// timeout, with whatever the server sent meanwhile buffered.
+    @Test(arguments: ["h2-continuation", "h2-big-header"])
+    func anEndlessHTTP2HeaderBlockIsRefusedAtOnce(_ host: String) async throws {
+        let (json, _) = try await Self.json(host)
+        for file in WellKnownFile.allCases {
+            let record = try Self.file(json, file)
+            #expect(record["failure"]?["kind"]?.stringValue == "headers-too-large", "\(file): \(String(describing: record["failure"]))")
+            #expect(record["elapsedMs"]?.intValue ?? .max < 3_000, "\(file): within the 3 s read timeout")
+        }
+    }
+
+    /// A server that answers HTTP/1.1 without `Connection: close` and then closes: each file has
+    /// its own connection, so none is asked for on a connection the server has closed.
+    @Test func eachFileIsFetchedOnAConnectionOfItsOwn() async throws {
+        for _ in 0..<3 {
+            let (json, _) = try await Self.json("keep-alive")
+            let files = try #require(json["files"]?.arrayValue)
+            #expect(files.map { $0["status"]?.intValue } == [200, 404, 200], "\(files.map { $0["failure"] })")
+        }
     }
 
     @Test func aCAFileThatDoesNotReadIsASetupError() throws {

@@ -2,25 +2,27 @@ import ChildProcess
 import Foundation
 import LinkJSON
 
-/// The real TLS servers the live tests fetch from: nginx (Debian's package) and a small TLS
-/// server for the cases nginx cannot play, started once for the whole test process by
+/// The real TLS servers the live tests fetch from: nginx (Debian's package) and small TLS
+/// servers for the cases nginx cannot play (one HTTP/1.1, one HTTP/2), started once for the whole test process by
 /// `Fixtures/live_fixture.py` (which makes the CA and certificates with the openssl CLI). The
 /// fixture stops them and removes its folder when its standard input closes, which happens when
 /// this process ends, however it ends.
 struct LiveServers: Sendable {
     let nginxPort: Int
     let helperPort: Int
+    let h2HelperPort: Int
     let caFile: String
     let domain: String
     let nginxVersion: String
 
     /// Which server plays a case.
-    enum Server: Sendable { case nginx, helper, nothing }
+    enum Server: Sendable { case nginx, helper, h2Helper, nothing }
 
     func port(_ server: Server) -> Int {
         switch server {
         case .nginx: nginxPort
         case .helper: helperPort
+        case .h2Helper: h2HelperPort
         case .nothing: 1   // nothing listens on port 1 of the loopback
         }
     }
@@ -84,10 +86,11 @@ struct LiveServers: Sendable {
         let json = try JSONParser.parse(line)
         if let error = json["error"]?.stringValue { throw Unavailable.failed(error) }
         guard let nginxPort = json["nginxPort"]?.intValue, let helperPort = json["helperPort"]?.intValue,
+              let h2HelperPort = json["h2HelperPort"]?.intValue,
               let caFile = json["caFile"]?.stringValue, let domain = json["domain"]?.stringValue else {
             throw Unavailable.failed("unexpected answer: \(String(decoding: line, as: UTF8.self))")
         }
-        return LiveServers(nginxPort: nginxPort, helperPort: helperPort, caFile: caFile, domain: domain,
+        return LiveServers(nginxPort: nginxPort, helperPort: helperPort, h2HelperPort: h2HelperPort, caFile: caFile, domain: domain,
                            nginxVersion: json["nginxVersion"]?.stringValue ?? "")
     }
 }

@@ -4,7 +4,8 @@
 Makes a scratch folder with a CA, certificates (openssl CLI) and one site per case, starts
 nginx (Debian's package) as an unprivileged single process with its own prefix and config on a
 free loopback port, and serves the cases nginx cannot (a body that never ends, a server that never
-answers, a head too large, a hostile Location, a body cut short) from a small TLS server here.
+answers, a head too large, a hostile Location, a body cut short) from
+a small TLS server here, and hostile HTTP/2 frames from another (a header block that never ends).
 Prints one JSON line (ports, CA file, hosts), then serves until its standard input closes (the
 test process ended, however it ended): then it stops nginx and removes the folder.
 
@@ -150,9 +151,18 @@ http {{
 
 
 # The hostile cases, by the first label of the Host header.
-def helper_response(case, conn):
+def helper_response(case, conn, path):
     json_head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
     stop = time.monotonic() + 120   # no loop outlives two minutes
+    if case == "keep-alive":
+        # The files with their lengths, no "Connection: close", then the connection closes (as
+        # a server behind a proxy with a short keep-alive does): each file needs its own connection.
+        body = {"/.well-known/apple-app-site-association": AASA, "/.well-known/assetlinks.json": ASSETLINKS}.get(path)
+        if body is None:
+            conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+        else:
+            conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}".encode())
+        return
     if case == "endless":
         # A body that never ends, as fast as the client takes it (no length, no end).
         conn.sendall((json_head + "\r\n[").encode())
@@ -216,11 +226,14 @@ def gzip_bomb():
     return _bomb[0]
 
 
-def serve_helper(context, listener):
+def serve_helper(context, listener, serve=None):
     def handle(raw):
         try:
             raw.settimeout(10)
             conn = context.wrap_socket(raw, server_side=True)
+            if serve is not None:
+                conn.settimeout(None)
+                return serve(conn)
             request = b""
             while b"\r\n\r\n" not in request and len(request) < 65536:
                 data = conn.recv(4096)
@@ -231,10 +244,11 @@ def serve_helper(context, listener):
             for line in request.split(b"\r\n")[1:]:
                 if line.lower().startswith(b"host:"):
                     host = line[5:].strip()
+            path = request.split(b"\r\n")[0].split(b" ")[1:2] or [b"/"]
             conn.settimeout(None)
-            helper_response(host.split(b".")[0].decode("ascii", "replace"), conn)
+            helper_response(host.split(b".")[0].decode("ascii", "replace"), conn, path[0].decode("ascii", "replace"))
             conn.close()
-        except (OSError, ssl.SSLError):
+        except (OSError, ssl.SSLError, EOFError):
             pass
         finally:
             raw.close()
@@ -247,20 +261,108 @@ def serve_helper(context, listener):
         threading.Thread(target=handle, args=(raw,), daemon=True).start()
 
 
+def keep_server_name(tls, name, context):
+    """SNI callback of the helpers: the name's first label picks the HTTP/2 helper's case."""
+    tls.case = (name or "").split(".")[0]
+    return None
+
+
+# HTTP/2 without a library: the few frames the cases need (RFC 9113 section 4.1, HPACK literals
+# without indexing, RFC 7541 section 6.2.2).
+def h2_frame(kind, flags, stream, payload):
+    return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+
+def hpack_integer(n):
+    if n < 127:
+        return bytes([n])
+    out, n = [127], n - 127
+    while n >= 128:
+        out.append(n % 128 + 128)
+        n //= 128
+    return bytes(out + [n])
+
+
+def hpack_literal(name, value):
+    return b"\x00" + hpack_integer(len(name)) + name + hpack_integer(len(value)) + value
+
+
+H2_DATA, H2_HEADERS, H2_SETTINGS, H2_CONTINUATION = 0, 1, 4, 9
+END_STREAM, END_HEADERS, ACK = 1, 4, 1
+
+
+def h2_response(case, send, stream, stop):
+    status = hpack_literal(b":status", b"200") + hpack_literal(b"content-type", b"application/json")
+    if case == "h2-continuation":
+        # A header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames
+        # of 10 KB as fast as the client takes them, for two minutes and 1 GB at most.
+        send(h2_frame(H2_HEADERS, 0, stream, status))
+        fragment = hpack_literal(b"x-filler", b"a" * 1000) * 10
+        for _ in range(100_000):
+            if time.monotonic() > stop:
+                break
+            send(h2_frame(H2_CONTINUATION, 0, stream, fragment))
+    elif case == "h2-big-header":
+        # One 2 MB header value over 16 KB CONTINUATION frames, then the end of the block and a body.
+        block = status + hpack_literal(b"x-filler", b"a" * (2 << 20))
+        chunks = [block[i:i + 16000] for i in range(0, len(block), 16000)]
+        send(h2_frame(H2_HEADERS, 0, stream, chunks[0]))
+        for chunk in chunks[1:-1]:
+            send(h2_frame(H2_CONTINUATION, 0, stream, chunk))
+        send(h2_frame(H2_CONTINUATION, END_HEADERS, stream, chunks[-1]))
+        send(h2_frame(H2_DATA, END_STREAM, stream, b"[]"))
+    else:
+        send(h2_frame(H2_HEADERS, END_HEADERS | END_STREAM, stream, hpack_literal(b":status", b"404")))
+
+
+def serve_h2(conn):
+    """One HTTP/2 connection: the case is the first label of the TLS server name."""
+    stop = time.monotonic() + 120
+    lock = threading.Lock()
+
+    def send(data):
+        with lock:
+            conn.sendall(data)
+
+    def read(n):
+        data = b""
+        while len(data) < n:
+            more = conn.recv(n - len(data))
+            if not more:
+                raise EOFError
+            data += more
+        return data
+
+    read(24)   # the client's preface
+    send(h2_frame(H2_SETTINGS, 0, 0, b""))
+    while time.monotonic() < stop:
+        header = read(9)
+        kind, flags, stream = header[3], header[4], int.from_bytes(header[5:9], "big") & 0x7FFFFFFF
+        read(int.from_bytes(header[:3], "big"))
+        if kind == H2_SETTINGS and not flags & ACK:
+            send(h2_frame(H2_SETTINGS, ACK, 0, b""))
+        elif kind == H2_HEADERS:
+            threading.Thread(target=h2_response, args=(getattr(conn, "case", ""), send, stream, stop), daemon=True).start()
+
+
 def main():
     d = tempfile.mkdtemp(prefix="linkconform-live-")
     nginx = None
     try:
         make_certificates(d)
         nginx, nginx_port = start_nginx(d)
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(f"{d}/wildcard.pem", f"{d}/wildcard.key")
-        context.set_alpn_protocols(["http/1.1"])
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        threading.Thread(target=serve_helper, args=(context, listener), daemon=True).start()
-        print(json.dumps({"nginxPort": nginx_port, "helperPort": listener.getsockname()[1], "caFile": f"{d}/ca.pem",
+        ports = {}
+        for name, protocol, serve in (("helperPort", "http/1.1", None), ("h2HelperPort", "h2", serve_h2)):
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(f"{d}/wildcard.pem", f"{d}/wildcard.key")
+            context.set_alpn_protocols([protocol])
+            context.sni_callback = keep_server_name
+            listener = socket.socket()
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(64)
+            threading.Thread(target=serve_helper, args=(context, listener, serve), daemon=True).start()
+            ports[name] = listener.getsockname()[1]
+        print(json.dumps({"nginxPort": nginx_port, **ports, "caFile": f"{d}/ca.pem",
                           "domain": DOMAIN, "nginxVersion": subprocess.run(["nginx", "-v"], capture_output=True,
                                                                            text=True).stderr.strip()}), flush=True)
         sys.stdin.read()   # until the test process closes its end (or ends)
