@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOPosix
 import NIOSSL
 
 /// Fetches a domain's association files over HTTPS the way the platforms do (no redirect
@@ -54,6 +55,11 @@ public final class DomainFetcher: Sendable {
         self.configuration = configuration
     }
 
+    /// How long a fetch waits, once it has ended, for its client to shut down: a connection still
+    /// being set up (a TLS handshake the server never answers) would otherwise hold the command
+    /// until the connect timeout, past the total one. The shutdown goes on unwaited-for after this.
+    static let shutdownGrace: Duration = .milliseconds(500)
+
     /// Every ``WellKnownFile`` of `domain`, fetched at the same time.
     public func fetchAll(domain: String) async -> [WellKnownFile: FetchRecord] {
         await withTaskGroup(of: (WellKnownFile, FetchRecord).self) { group in
@@ -73,10 +79,16 @@ public final class DomainFetcher: Sendable {
         let started = ContinuousClock.now
         let progress = NIOLockedValueBox(FetchRecord(url: url))
         let connectionError = NIOLockedValueBox<(any Error)?>(nil)
+        let connected = NIOLockedValueBox(false)
         var configuration = configuration
-        // Called once the HTTP/2 connection is set up, before the request goes on it.
+        // Called once a connection is set up (TCP, TLS, the protocol agreed), before the request goes on it.
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            connected.withLockedValue { $0 = true }
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
         configuration.http2ConnectionDebugInitializer = { channel in
-            channel.pipeline.addHandler(ConnectionErrorHandler(firstError: connectionError))
+            connected.withLockedValue { $0 = true }
+            return channel.pipeline.addHandler(ConnectionErrorHandler(firstError: connectionError))
         }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let finishedInTime = await withTaskGroup(of: Bool.self) { group in
@@ -98,11 +110,29 @@ public final class DomainFetcher: Sendable {
                 let failure = FetchFailure(.deadline, "gave up after \(Self.seconds(options.totalTimeout)) (--total-timeout)")
                 if record.status == nil { record.failure = failure } else if !record.stoppedAtLimit { record.bodyFailure = failure }
             }
+            // The deadline passed before there was a connection (a connect timeout longer than the
+            // total one, a TLS handshake that stalls): as a connect timeout would say, the server
+            // was not reached, whichever of the timers fired first.
+            if record.status == nil, record.failure?.kind == .deadline, !connected.withLockedValue({ $0 }) {
+                record.failure = FetchFailure(.connectTimeout, "no connection (TCP and TLS) within the total timeout, \(Self.seconds(options.totalTimeout))")
+            }
             record.elapsed = started.duration(to: .now)
             return record
         }
-        try? await client.shutdown()
+        await Self.shutDown(client)
         return record
+    }
+
+    /// Starts `client`'s shutdown and waits for it at most ``shutdownGrace``.
+    static func shutDown(_ client: HTTPClient) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let pending = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = {
+                pending.withLockedValue { waiting in defer { waiting = nil }; return waiting }?.resume()
+            }
+            client.shutdown { _ in resume() }
+            MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(shutdownGrace.nanoseconds)) { resume() }
+        }
     }
 
     /// Reads the response into `progress`. A failure is classified by the connection-level error

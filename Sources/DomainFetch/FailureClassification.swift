@@ -49,10 +49,13 @@ enum FailureClassification {
 
     static func kind(_ error: HTTPClientError) -> FetchFailure.Kind {
         switch error {
-        case .connectTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout: .connectTimeout
+        // The connect timeout bounds the TCP connection and the TLS handshake together: a
+        // handshake the server never finishes fails the connection attempt (tlsHandshakeTimeout)
+        // or the request waiting for it (connectTimeout), whichever timer fires first, so both
+        // are the same kind.
+        case .connectTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .tlsHandshakeTimeout: .connectTimeout
         case .readTimeout: .readTimeout
         case .deadlineExceeded: .deadline
-        case .tlsHandshakeTimeout: .tlsFailed
         case .remoteConnectionClosed, .invalidProxyResponse, .bodyLengthMismatch:
             .protocolError
         default: .other

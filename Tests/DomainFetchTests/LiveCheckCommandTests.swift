@@ -43,6 +43,38 @@ struct LiveCheckCommandTests {
         #expect(r.stdout.contains("verdict: cannot reach"))
     }
 
+    /// `tls-stall.lc.test`: the helper takes the connection and never answers the TLS ClientHello
+    /// (for 30 s). No fetch has a connection, so the domain is unreachable (exit 2), for every
+    /// file alike, whichever of AsyncHTTPClient's timers (the handshake's, the request's) fires first.
+    static func stalledHandshake(connect: String, total: String) async throws -> (LiveCLI.Result, Duration) {
+        let servers = try await LiveServers.shared()
+        let domain = "tls-stall.\(servers.domain)"
+        let started = ContinuousClock.now
+        let r = try await LiveCLI.run(["check", "--domain", domain, "--resolve", "\(domain):127.0.0.1",
+                                       "--port", String(servers.helperPort), "--ca-file", servers.caFile,
+                                       "--connect-timeout", connect, "--total-timeout", total, "--json"])
+        return (r, started.duration(to: .now))
+    }
+
+    static func failureKinds(_ r: LiveCLI.Result) throws -> [String?] {
+        try #require(try r.json()["files"]?.arrayValue).map { $0["failure"]?["kind"]?.stringValue }
+    }
+
+    @Test func aStalledTLSHandshakeIsUnreachableForEveryFile() async throws {
+        let (r, _) = try await Self.stalledHandshake(connect: "2", total: "6")
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(try Self.failureKinds(r) == ["connect-timeout", "connect-timeout", "connect-timeout"])
+    }
+
+    /// The total timeout bounds the command even when the connect timeout is longer and the
+    /// handshake stalls: the client's shutdown does not wait for the connection attempt.
+    @Test func theTotalTimeoutBoundsAStalledHandshake() async throws {
+        let (r, took) = try await Self.stalledHandshake(connect: "25", total: "2")
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(try Self.failureKinds(r) == ["connect-timeout", "connect-timeout", "connect-timeout"])
+        #expect(took < .seconds(12), "took \(took) with --total-timeout 2 (25 s before the fix)")
+    }
+
     @Test func usageErrors() async throws {
         let cases: [([String], String)] = [
             (["check", "--domain", "example.com", "--package", "com.example"], "--package and --fingerprint together"),

@@ -4,7 +4,7 @@
 Makes a scratch folder with a CA, certificates (openssl CLI) and one site per case, starts
 nginx (Debian's package) as an unprivileged single process with its own prefix and config on a
 free loopback port, and serves the cases nginx cannot (a body that never ends, a server that never
-answers, a head too large, a hostile Location, a body cut short) from
+answers, a head too large, a hostile Location, a body cut short, a TLS handshake that stalls) from
 a small TLS server here, and hostile HTTP/2 frames from another (a header block that never ends).
 Prints one JSON line (ports, CA file, hosts), then serves until its standard input closes (the
 test process ended, however it ended): then it stops nginx and removes the folder.
@@ -261,9 +261,14 @@ def serve_helper(context, listener, serve=None):
         threading.Thread(target=handle, args=(raw,), daemon=True).start()
 
 
-def keep_server_name(tls, name, context):
-    """SNI callback of the helpers: the name's first label picks the HTTP/2 helper's case."""
+def stall_handshake(tls, name, context):
+    """SNI callback of the helpers: `tls-stall.lc.test` gets no answer to its ClientHello (the
+    connection is open, the handshake never finishes) for 30 s, then a handshake failure.
+    Otherwise it keeps the name, which picks the HTTP/2 helper's case."""
     tls.case = (name or "").split(".")[0]
+    if tls.case == "tls-stall":
+        time.sleep(30)
+        return ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE
     return None
 
 
@@ -356,7 +361,7 @@ def main():
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(f"{d}/wildcard.pem", f"{d}/wildcard.key")
             context.set_alpn_protocols([protocol])
-            context.sni_callback = keep_server_name
+            context.sni_callback = stall_handshake
             listener = socket.socket()
             listener.bind(("127.0.0.1", 0))
             listener.listen(64)
