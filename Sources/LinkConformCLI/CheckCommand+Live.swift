@@ -4,7 +4,9 @@ import DomainFetch
 
 extension CheckCommand {
     /// `check --domain HOST`: fetch the association files, judge them per platform, print.
-    func runLive(domain: String) async throws {
+    func runLive(domain typed: String) async throws {
+        // validate() has refused anything that is not a host name.
+        let domain = HostName.normalized(typed) ?? typed.lowercased()
         let fetcher: DomainFetcher
         do {
             fetcher = try DomainFetcher(options: try live.fetchOptions())
@@ -12,8 +14,8 @@ extension CheckCommand {
             Console.error(error.message)
             throw Exit.harness
         }
-        let records = await fetcher.fetchAll(domain: domain.lowercased())
-        let question = LiveQuestion(domain: domain.lowercased(), appID: appID, package: package,
+        let records = await fetcher.fetchAll(domain: domain)
+        let question = LiveQuestion(domain: domain, appID: appID, package: package,
                                     fingerprint: fingerprint, urls: inputs)
         let rendering = LiveCheckRendering(report: DomainJudge.judge(question, records: records), titles: requirementTitles())
         Console.line(json ? rendering.json().serialized(pretty: true) : rendering.human())

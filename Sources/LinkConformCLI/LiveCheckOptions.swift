@@ -1,5 +1,7 @@
 import ArgumentParser
+import DomainCheck
 import DomainFetch
+import Reports
 
 /// The options only a live check (`check --domain HOST` without `--aasa`) takes (`--package` and
 /// `--fingerprint`, which `--assetlinks` takes too, are the command's own).
@@ -31,6 +33,10 @@ struct LiveCheckOptions: ParsableArguments {
         if domain.isEmpty || domain.contains(where: { "/:?#@ ".contains($0) }) {
             throw ValidationError("--domain takes a host name alone (example.com), without scheme, port or path")
         }
+        if HostName.normalized(domain) == nil {
+            throw ValidationError("--domain takes a DNS host name: labels of 1 to 63 letters, digits and hyphens, separated by dots, "
+                                  + "at most 253 characters (an international name in its IDNA form, xn--...); got '\(Escaping.terminal(domain))'")
+        }
         if let port, !(1...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535") }
         for (name, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout), ("--total-timeout", totalTimeout)] {
             if let value, !(value > 0 && value <= 3600) { throw ValidationError("\(name) must be a number of seconds above 0 (at most 3600)") }
@@ -38,14 +44,17 @@ struct LiveCheckOptions: ParsableArguments {
         _ = try resolved()
     }
 
-    /// `--resolve HOST:ADDRESS` as a table (the address may be IPv6, so the host ends at the first colon).
+    /// `--resolve HOST:ADDRESS` as a table (the address may be IPv6, so the host ends at the first
+    /// colon), the host written as ``HostName`` writes `--domain`'s, so that `Example.com.` and
+    /// `example.com` are one host.
     func resolved() throws -> [String: String] {
         var table: [String: String] = [:]
         for entry in resolve {
-            guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex, entry.index(after: colon) != entry.endIndex else {
-                throw ValidationError("--resolve takes HOST:ADDRESS (got '\(entry)')")
+            guard let colon = entry.firstIndex(of: ":"), entry.index(after: colon) != entry.endIndex,
+                  let host = HostName.normalized(String(entry[..<colon])) else {
+                throw ValidationError("--resolve takes HOST:ADDRESS, HOST a DNS host name (got '\(Escaping.terminal(entry))')")
             }
-            table[String(entry[..<colon]).lowercased()] = String(entry[entry.index(after: colon)...])
+            table[host] = String(entry[entry.index(after: colon)...])
         }
         return table
     }

@@ -35,6 +35,16 @@ struct LiveCheckCommandTests {
         #expect(r.stdout.contains("\\u{202E}txt.exe"), "\(r.stdout)")
     }
 
+    /// A domain written with capitals and the root's trailing dot is the same host, and its
+    /// `--resolve` entry, written either way, still applies.
+    @Test func aDomainIsCheckedAsTheHostItNames() async throws {
+        let servers = try await LiveServers.shared()
+        let r = try await LiveCLI.run(["check", "--domain", "GOOD.\(servers.domain).", "--resolve", "good.\(servers.domain):127.0.0.1",
+                                       "--port", String(servers.nginxPort), "--ca-file", servers.caFile] + LiveCLI.timeouts)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("live check of good.\(servers.domain)\n"))
+    }
+
     @Test func anUnreachableDomainIsItsOwnError() async throws {
         let r = try await LiveCLI.run(["check", "--domain", "nothing.lc.test", "--resolve", "nothing.lc.test:127.0.0.1", "--port", "1",
                                     "--connect-timeout", "2"])
@@ -82,11 +92,24 @@ struct LiveCheckCommandTests {
             (["check", "--domain", "example.com", "--resolve", "example.com"], "HOST:ADDRESS"),
             (["check", "--domain", "example.com", "--read-timeout", "0"], "--read-timeout"),
             (["check", "--ca-file", "ca.pem", "https://example.com/"], "go with a live check"),
+            // Not DNS host names: refused as typed, shown escaped, never looked up.
+            (["check", "--domain", "a\u{1B}[31mb.example"], "got 'a\\x1b[31mb.example'"),
+            (["check", "--domain", "a\nb.example"], "got 'a\\nb.example'"),
+            (["check", "--domain", "a\\b.example"], "DNS host name"),
+            (["check", "--domain", "evil\u{202E}moc.example"], "got 'evil\\u{202E}moc.example'"),
+            (["check", "--domain", String(repeating: "a", count: 300) + ".example"], "DNS host name"),
+            (["check", "--domain", String(repeating: "abcdefgh.", count: 30) + "example"], "at most 253"),
+            (["check", "--domain", "a..b"], "DNS host name"),
+            (["check", "--domain", "a%2fb.lc.test"], "DNS host name"),
+            (["check", "--domain=-a.example"], "DNS host name"),
+            (["check", "--domain", "bücher.example"], "IDNA form"),
+            (["check", "--domain", "example.com", "--resolve", "bad_host:127.0.0.1"], "HOST:ADDRESS"),
         ]
         for (arguments, message) in cases {
             let r = try await LiveCLI.run(arguments)
             #expect(r.status == 64, "\(arguments)")
             #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.utf8.contains(0x1B) && !r.stderr.unicodeScalars.contains("\u{202E}"), "\(arguments): escaped")
         }
         let missingCA = try await LiveCLI.run(["check", "--domain", "example.com", "--ca-file", "/nonexistent/ca.pem"])
         #expect(missingCA.status == 2 && missingCA.stderr.contains("cannot read the CA certificates"))
