@@ -48,7 +48,7 @@ public struct ServingFinding: Sendable, Hashable {
                 return ios ? "App Search guide: application/json; observed: github.com and www.apple.com send application/octet-stream, so a note only"
                            : "Digital Asset Links: Content-Type application/json, otherwise the list is empty"
             case .contentEncoding:
-                return "decided: the platforms' HTTP stacks decode gzip and deflate; the size limit applies to the decoded file"
+                return "decided: the platforms' HTTP stacks decode gzip and deflate; the size limit applies to the decoded file; a coding not asked for or not decoded leaves bytes that are not the file"
             case .legacyPathOnly: return "Supporting associated domains, App Search guide: the root path was accepted by older systems"
             }
         }

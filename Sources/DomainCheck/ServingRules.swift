@@ -40,11 +40,28 @@ public enum ServingRules {
             found.append(ServingFinding(.tooLarge, for: file.platform, level: .must, tooLargeMessage(file)))
         }
         found += contentType(record, as: file)
-        if let encoding = record.values(of: "content-encoding").first {
-            found.append(ServingFinding(.contentEncoding, for: file.platform, level: .info,
-                                        "Content-Encoding: \(encoding); decoded as the platform's HTTP stack does, \(record.bytesRead) bytes after decoding"))
-        }
+        found += contentEncoding(record, as: file)
         return found
+    }
+
+    /// The fetch asks for gzip or deflate and decodes one layer of either (the first coding the
+    /// server names, as NIOHTTPCompression does): only then is the body the file, and the coding a
+    /// note. Any other coding (`br`, which was not asked for; `gzip, gzip`, of which one layer was
+    /// decoded) leaves bytes that are not the file and cannot be judged as it: a refusal (decided).
+    /// `identity` alone changes nothing.
+    static func contentEncoding(_ record: FetchRecord, as file: WellKnownFile) -> [ServingFinding] {
+        let fields = record.values(of: "content-encoding")
+        let codings = fields.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIISpaces.lowercased() }.filter { !$0.isEmpty }
+        guard !codings.allSatisfy({ $0 == "identity" }) else { return [] }
+        let shown = "Content-Encoding: \(fields.joined(separator: ", "))"
+        if codings == ["gzip"] || codings == ["deflate"] {
+            let outcome = record.bodyFailure?.kind == .undecodable
+                ? "it did not decode (body-cut)" : "decoded as the platform's HTTP stack does, \(record.bytesRead) bytes after decoding"
+            return [ServingFinding(.contentEncoding, for: file.platform, level: .info, "\(shown); \(outcome)")]
+        }
+        return [ServingFinding(.contentEncoding, for: file.platform, level: .must,
+                               "\(shown); not decoded (LinkConform asks for gzip or deflate and decodes one layer of either), "
+                               + "so the body is not the file and is not judged; serve the file as Accept-Encoding asks")]
     }
 
     static func tooLargeMessage(_ file: WellKnownFile) -> String {

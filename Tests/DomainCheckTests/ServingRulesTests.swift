@@ -106,8 +106,28 @@ struct ServingRulesTests {
     }
 
     @Test func aCompressedBodyIsANoteOnly() {
-        let judged = ServingRules.judge(Self.served(.aasa, Self.aasa, extra: [("Content-Encoding", "gzip")]), as: .aasa)
-        #expect(judged.accepted && codes(judged) == ["content-encoding"] && judged.findings[0].level == .info)
+        for encoding in ["gzip", "deflate", "GZIP", " gzip "] {
+            let judged = ServingRules.judge(Self.served(.aasa, Self.aasa, extra: [("Content-Encoding", encoding)]), as: .aasa)
+            #expect(judged.accepted && codes(judged) == ["content-encoding"] && judged.findings[0].level == .info, "\(encoding)")
+            #expect(judged.findings[0].message.contains("decoded as"))
+        }
+        #expect(codes(ServingRules.judge(Self.served(.aasa, Self.aasa, extra: [("Content-Encoding", "identity")]), as: .aasa)).isEmpty)
+        var undecodable = Self.served(.aasa, "", extra: [("Content-Encoding", "gzip")])
+        undecodable.bodyFailure = FetchFailure(.undecodable, "invalidTrailingData")
+        let judged = ServingRules.judge(undecodable, as: .aasa)
+        #expect(codes(judged) == ["body-cut", "content-encoding"] && judged.findings[1].message.contains("did not decode"))
+    }
+
+    /// Only one layer of gzip or deflate is decoded: any other coding leaves bytes that are not
+    /// the file, which is then neither read nor judged as one, whatever those bytes look like.
+    @Test func aCodingThatWasNotDecodedIsARefusal() {
+        for fields in [["br"], ["gzip, gzip"], ["gzip", "gzip"], ["x-gzip"], ["identity, gzip"], ["compress"]] {
+            let record = Self.served(.assetLinks, Self.statements, extra: fields.map { ("Content-Encoding", $0) })
+            let judged = ServingRules.judge(record, as: .assetLinks)
+            #expect(!judged.accepted && codes(judged) == ["content-encoding"] && judged.findings[0].level == .must, "\(fields)")
+            #expect(judged.findings[0].message.contains("not decoded") && !judged.findings[0].message.contains("decoded as"), "\(fields)")
+            #expect(judged.body == nil)
+        }
     }
 
     @Test func aBodyCutOffAfterTheHeadIsRefused() {

@@ -55,6 +55,7 @@ struct LiveCheckTests {
         Case("gzip-bomb", .helper, ios: (false, ["too-large", "content-encoding"]), android: (false, ["too-large", "content-encoding"])),
         Case("not-modified", .helper, ios: (false, ["status"]), android: (false, ["status"])),
         Case("unclean", .helper, ios: (false, ["body-cut"]), android: (false, ["body-cut"])),
+        Case("br", .helper, ios: (false, ["content-encoding"]), android: (false, ["content-encoding"])),
         Case("keep-alive", .helper, ios: (true, []), android: (true, [])),
         Case("h2-continuation", .h2Helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),
         Case("h2-big-header", .h2Helper, ios: (false, ["headers-too-large"]), android: (false, ["headers-too-large"])),

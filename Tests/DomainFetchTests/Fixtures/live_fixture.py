@@ -203,6 +203,10 @@ def helper_response(case, conn, path):
         # 8 MiB of JSON once decoded, 8 KB on the wire: the decoder's limit trips at once.
         body = gzip_bomb()
         conn.sendall((json_head + f"Content-Encoding: gzip\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
+    elif case == "br":
+        # A coding the client did not ask for (and the body not even brotli): not the file.
+        body = AASA.encode()
+        conn.sendall((json_head + f"Content-Encoding: br\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
     elif case == "not-modified":
         # 304 to a request that asked for no such thing, and no Location: a status, not a redirect.
         conn.sendall(b"HTTP/1.1 304 Not Modified\r\nConnection: close\r\n\r\n")
