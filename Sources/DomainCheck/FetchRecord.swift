@@ -74,7 +74,8 @@ public struct FetchFailure: Sendable, Hashable, CustomStringConvertible {
         case unresolvable = "unresolvable"
         /// Nothing listens (connection refused), or the network is unreachable.
         case refused = "connection-refused"
-        /// No connection within the connect timeout.
+        /// No connection (TCP, then the TLS handshake) within the connect timeout, or within the
+        /// total timeout when that passes first.
         case connectTimeout = "connect-timeout"
         /// The certificate chain does not lead to a trusted root (unknown CA, self-signed, expired).
         case untrustedCertificate = "untrusted-certificate"
@@ -95,7 +96,7 @@ public struct FetchFailure: Sendable, Hashable, CustomStringConvertible {
         /// Anything else the client reported.
         case other = "other"
 
-        /// The connection itself could not be made: nothing of the server was seen.
+        /// The connection itself could not be made: no response of the server was seen.
         public var isUnreachable: Bool {
             self == .unresolvable || self == .refused || self == .connectTimeout
         }

@@ -15,7 +15,7 @@ public struct FetchOptions: Sendable, Hashable {
     public var resolve: [String: String] = [:]
     /// The port (443 unless a test or a diagnosis says otherwise).
     public var port: Int = 443
-    /// Longest wait for a TCP connection.
+    /// Longest wait for a connection: TCP, then the TLS handshake.
     public var connectTimeout: Duration = .seconds(10)
     /// Longest silence once connected: no response head, or no body byte, for this long ends the fetch.
     public var readTimeout: Duration = .seconds(10)
