@@ -27,7 +27,9 @@ public enum ServingRules {
         case 200: break
         case 301, 302, 303, 307, 308:
             let location = record.values(of: "location").first
-            let target = location.map { "to \($0)" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") } ?? "without a Location"
+            // The message quotes the start of a long Location only (the record keeps it whole).
+            let target = location.map { "to \($0.count > 600 ? String($0.prefix(597)) + "..." : $0)" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") }
+                ?? "without a Location"
             return [ServingFinding(.redirect, for: file.platform, level: .must, "status \(status), a redirect \(target); the platforms do not follow it")]
         case 403, 404:
             return [ServingFinding(.denied, for: file.platform, level: .must, "status \(status): the site denies the file")]

@@ -48,7 +48,11 @@ struct LiveCheckRendering {
                          + (record.stoppedAtLimit ? " (stopped: over the \(judged.file.sizeLimit)-byte limit)" : "")
                          + " in \(Self.ms(record.elapsed))")
             for name in ["content-type", "content-encoding", "content-length", "location"] {
-                for value in record.values(of: name) { lines.append("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(value)") }
+                // A server's value is cut for the terminal (a 60 KB Location was printed whole);
+                // --json keeps it.
+                for value in record.values(of: name) {
+                    lines.append("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(Escaping.clipped(value, to: Self.valueLimit))")
+                }
             }
         } else {
             lines.append("  response         none, after \(Self.ms(record.elapsed))")
@@ -71,6 +75,9 @@ struct LiveCheckRendering {
         }
         return lines
     }
+
+    /// How much of one header value the text shows.
+    static let valueLimit = 600
 
     static func ms(_ duration: Duration?) -> String {
         duration.map { "\(milliseconds($0)) ms" } ?? "-"

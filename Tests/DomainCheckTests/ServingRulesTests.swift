@@ -63,6 +63,12 @@ struct ServingRulesTests {
         }
     }
 
+    @Test func aLongLocationIsQuotedInPart() {
+        let long = "https://evil.example/" + String(repeating: "a", count: 60_000)
+        let judged = ServingRules.judge(Self.status(.aasa, 302, headers: [("Location", long)]), as: .aasa)
+        #expect(judged.findings.first.map { $0.message.count < 1_000 && $0.message.contains("https://evil.example/aaa") } == true)
+    }
+
     @Test func aRedirectIsNotFollowedAndItsTargetIsReported() {
         let record = Self.status(.aasa, 301, headers: [("Location", "http://www.example.com/.well-known/apple-app-site-association")])
         let judged = ServingRules.judge(record, as: .aasa)
