@@ -42,7 +42,9 @@ public struct LinkURL: Sendable, Hashable {
     /// Splits `bytes` as a URI reference.
     public init(parsing bytes: [UInt8], limits: URLLimits = .default) {
         self.bytes = bytes
-        scan = bytes.withUnsafeBufferPointer { URLScan(scanning: $0, limits: limits) }
+        var split = URLScan()
+        bytes.withUnsafeBufferPointer { split.read($0, limits: limits) }
+        scan = split
     }
 
     /// Splits the UTF-8 bytes of `string` as a URI reference.

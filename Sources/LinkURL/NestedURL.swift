@@ -43,7 +43,9 @@ public struct NestedURL: Sendable {
         raw = value
         self.limits = limits
         // One pass decodes once into scratch memory and notes how the raw value was written;
-        // the split then runs on the scratch bytes, so no array is built.
+        // the split then runs on the scratch bytes, so no array is built. The split is read
+        // into `split` in place: a scan returned by `URLScan(scanning:)` and assigned here was
+        // copied, destroyed and assigned again, for every callback.
         var findings: [Finding] = []
         var text: String? = nil
         var bytes: [UInt8]? = nil
@@ -99,7 +101,7 @@ public struct NestedURL: Sendable {
                     bytes = Array(once)
                 }
                 if NestedURL.looksEncoded(once, schemeKinds: tables.kinds + URLScanner.Row.scheme) { findings.append(.doubleEncoded) }
-                split = URLScan(scanning: once, limits: limits)
+                split.read(once, limits: limits)
             }
         }
         decoded = text
