@@ -53,7 +53,7 @@ public struct XCallbackLink: Sendable {
     /// The `x-source` item, when present exactly once.
     let sourceItem: QueryItem?
     /// The action parameters' items, found by the parse.
-    let actionItems: [QueryItem]
+    let actionItems: ActionItems
     /// Every violation found, in the order of the checks.
     public let violations: [XCallbackViolation]
 
@@ -114,10 +114,46 @@ public struct XCallbackLink: Sendable {
     /// x-callback parameters, in order, name and value decoded once (`+` kept; invalid UTF-8
     /// replaced by U+FFFD). Computed on request.
     public var parameters: [XCallbackItem] {
-        url.bytes.withUnsafeBufferPointer { b in
-            actionItems.map { item in
-                XCallbackItem(name: XCallback.decodedText(b, item.name), value: item.value.map { XCallback.decodedText(b, $0) })
+        guard actionItems.count > 0 else { return [] }
+        return url.bytes.withUnsafeBufferPointer { b in
+            var out: [XCallbackItem] = []
+            out.reserveCapacity(actionItems.count)
+            for k in 0..<actionItems.count {
+                let item = actionItems[k]
+                out.append(XCallbackItem(name: XCallback.decodedText(b, item.name), value: item.value.map { XCallback.decodedText(b, $0) }))
             }
+            return out
+        }
+    }
+}
+
+/// The action parameters' items in order: the first four held inline, the rest in an array.
+/// Links carry one to three action parameters, and an array of them was an allocation (and its
+/// release) on every parse.
+struct ActionItems: Sendable {
+    static let inline = 4
+    private var i0: QueryItem?, i1: QueryItem?, i2: QueryItem?, i3: QueryItem?
+    private var rest: [QueryItem] = []
+    private(set) var count = 0
+
+    mutating func append(_ item: QueryItem) {
+        switch count {
+        case 0: i0 = item
+        case 1: i1 = item
+        case 2: i2 = item
+        case 3: i3 = item
+        default: rest.append(item)
+        }
+        count += 1
+    }
+
+    subscript(k: Int) -> QueryItem {
+        switch k {
+        case 0: i0!
+        case 1: i1!
+        case 2: i2!
+        case 3: i3!
+        default: rest[k - Self.inline]
         }
     }
 }
