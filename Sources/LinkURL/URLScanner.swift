@@ -190,11 +190,17 @@ extension URLScan {
         // compiles to a few predictable branches per byte.
         while j < n {
             // Four plain bytes at a time: one test for the common run of letters and digits.
+            // When the four are not all plain, step to the first that is not: going back a
+            // byte at a time tried the same four-byte test again before each plain byte.
             while j &+ 4 <= n {
-                let any = kinds[row &+ Int(b[j])] | kinds[row &+ Int(b[j &+ 1])]
-                    | kinds[row &+ Int(b[j &+ 2])] | kinds[row &+ Int(b[j &+ 3])]
-                if any != 0 { break }
-                j &+= 4
+                let k0 = kinds[row &+ Int(b[j])], k1 = kinds[row &+ Int(b[j &+ 1])]
+                let k2 = kinds[row &+ Int(b[j &+ 2])], k3 = kinds[row &+ Int(b[j &+ 3])]
+                if k0 | k1 | k2 | k3 == 0 {
+                    j &+= 4
+                    continue
+                }
+                if k0 == 0 { j &+= k1 != 0 ? 1 : k2 != 0 ? 2 : 3 }
+                break
             }
             guard j < n else { break }
             let kind = kinds[row &+ Int(b[j])]
