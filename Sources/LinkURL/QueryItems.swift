@@ -29,8 +29,14 @@ public struct QueryItem: Sendable, Hashable {
         let want = UnsafeBufferPointer(start: target.utf8Start, count: target.utf8CodeUnitCount)
         let end = Int(equals >= 0 ? equals : self.end)
         var k = Int(start)
-        // Decoding only shortens: a raw name shorter than the target cannot match.
+        // Decoding only shortens: a raw name shorter than the target cannot match, and one of
+        // the same length matches only as written (a valid escape in it would shorten it).
         if end - k < want.count { return false }
+        if end - k == want.count {
+            var t = 0
+            while t < want.count, bytes[k &+ t] == want[t] { t &+= 1 }
+            return t == want.count
+        }
         var t = 0
         while k < end {
             var c = bytes[k]
