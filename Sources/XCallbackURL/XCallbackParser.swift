@@ -151,6 +151,13 @@ struct XCallbackParser {
                 message: "the URL names no action: the path after x-callback-url is empty"))
             return
         }
+        // A version segment ends at a '/', written or escaped: an action with neither a '/' nor
+        // a '%' has none, and is not copied or searched again.
+        let plain = bytes.withUnsafeBufferPointer { b in
+            ByteSearch.first(UInt8(ascii: "/"), in: b, from: start, to: path.upperBound) == path.upperBound
+                && ByteSearch.first(UInt8(ascii: "%"), in: b, from: start, to: path.upperBound) == path.upperBound
+        }
+        if plain { return }
         // The action decoded once, as the module reports it and as readers of a decoded path
         // (URL.path, CallbackURLKit) see it: `1%2Fopen` is version 1 then open, like `1/open`.
         let raw = bytes[start..<path.upperBound]
