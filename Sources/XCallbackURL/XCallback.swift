@@ -26,24 +26,25 @@ public enum XCallback {
         guard name.count >= 7 else { return nil }
         let first = bytes[name.lowerBound]
         guard first == UInt8(ascii: "x") || first == UInt8(ascii: "%") else { return nil }
-        // Written without an escape, the name is its own decoding: its length and third letter
-        // pick the one candidate, compared byte for byte. An escaped name is decoded by the
-        // general comparisons below.
-        if first == UInt8(ascii: "x"), name.count <= 9, bytes[name.lowerBound &+ 1] == UInt8(ascii: "-"),
-           ByteSearch.first(UInt8(ascii: "%"), in: bytes, from: name.lowerBound &+ 2, to: name.upperBound) == name.upperBound {
-            let candidate: XCallbackParameter
-            switch (name.count, bytes[name.lowerBound &+ 2]) {
-            case (9, UInt8(ascii: "s")): candidate = .success
-            case (7, UInt8(ascii: "e")): candidate = .error
-            case (8, UInt8(ascii: "c")): candidate = .cancel
-            case (8, UInt8(ascii: "s")): candidate = .source
-            default: return nil
+        // Written as one of the four, the name is compared as machine words (bytes 0-7 and,
+        // for x-success, its last byte; x-error as bytes 0-3 and 3-6).
+        if first == UInt8(ascii: "x"), name.count <= 9 {
+            let at = UnsafeRawPointer(bytes.baseAddress! + name.lowerBound)
+            func word(_ s: StaticString, _ offset: Int = 0) -> UInt64 { UnsafeRawPointer(s.utf8Start).loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+            func half(_ s: StaticString, _ offset: Int) -> UInt32 { UnsafeRawPointer(s.utf8Start).loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+            switch name.count {
+            case 9:
+                if at.loadUnaligned(as: UInt64.self) == word("x-success"), at.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: "s") { return .success }
+            case 8:
+                let w = at.loadUnaligned(as: UInt64.self)
+                if w == word("x-cancel") { return .cancel }
+                if w == word("x-source") { return .source }
+            default:
+                if at.loadUnaligned(as: UInt32.self) == half("x-error", 0), at.loadUnaligned(fromByteOffset: 3, as: UInt32.self) == half("x-error", 3) { return .error }
             }
-            let want = candidate.name.utf8Start
-            var i = 3
-            while i < name.count, bytes[name.lowerBound &+ i] == want[i] { i &+= 1 }
-            return i == name.count ? candidate : nil
         }
+        // Without an escape, a name is its own decoding: not one of the four, as compared above.
+        if ByteSearch.first(UInt8(ascii: "%"), in: bytes, from: name.lowerBound, to: name.upperBound) == name.upperBound { return nil }
         if item.name(in: bytes, equals: "x-success") { return .success }
         if item.name(in: bytes, equals: "x-error") { return .error }
         if item.name(in: bytes, equals: "x-cancel") { return .cancel }
