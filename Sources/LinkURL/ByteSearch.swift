@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// Finding one byte value in a buffer: short ranges byte by byte, long ones with the C
+/// Finding one byte value in a buffer: short ranges eight bytes at a time, long ones with the C
 /// library's `memchr`, which looks at many bytes per step but costs a call to start.
 public enum ByteSearch {
     /// Ranges up to this many bytes are searched inline.
@@ -18,6 +18,17 @@ public enum ByteSearch {
         guard from < to, let base = b.baseAddress else { return to }
         if to - from <= inlineLimit {
             var k = from
+            // Eight bytes at a time: in the word XORed with the byte in every lane, the first
+            // zero lane is the first match (the lowest bit this test sets is always exact; the
+            // lanes above a match may be set spuriously, and are not looked at).
+            let lanes: UInt64 = 0x0101_0101_0101_0101
+            let pattern = UInt64(byte) &* lanes
+            while k &+ 8 <= to {
+                let v = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)) ^ pattern
+                let zero = (v &- lanes) & ~v & (lanes &<< 7)
+                if zero != 0 { return k &+ zero.trailingZeroBitCount &>> 3 }
+                k &+= 8
+            }
             while k < to, base[k] != byte { k &+= 1 }
             return k
         }
