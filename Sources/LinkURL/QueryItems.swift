@@ -30,12 +30,15 @@ public struct QueryItem: Sendable, Hashable {
         let end = Int(equals >= 0 ? equals : self.end)
         var k = Int(start)
         // Decoding only shortens: a raw name shorter than the target cannot match, and one of
-        // the same length matches only as written (a valid escape in it would shorten it).
+        // the same length matches only as written (a valid escape in it would shorten it), so
+        // it differs where its bytes do. Up to a '%' in the target, the bytes decide; from one
+        // on, the loop below does (the name's escape there may be valid).
         if end - k < want.count { return false }
         if end - k == want.count {
             var t = 0
-            while t < want.count, bytes[k &+ t] == want[t] { t &+= 1 }
-            return t == want.count
+            while t < want.count, want[t] != UInt8(ascii: "%"), bytes[k &+ t] == want[t] { t &+= 1 }
+            if t == want.count { return true }
+            if want[t] != UInt8(ascii: "%") { return false }
         }
         var t = 0
         while k < end {

@@ -106,6 +106,17 @@ struct QueryItemsTests {
         #expect(items.nameEquals(items[0], "a%zz"))
     }
 
+    /// A name as long as the target is compared byte for byte, except when the target holds a
+    /// '%': the name's own escape is still decoded first.
+    @Test func aNameWrittenLikeATargetWithAnEscapeIsStillDecoded() {
+        let items = LinkURL(parsing: "https://a/?a%41=1&a%2541=2&a%4=3").queryItems
+        #expect(!items.nameEquals(items[0], "a%41"))   // decodes to "aA"
+        #expect(items.nameEquals(items[0], "aA"))
+        #expect(items.nameEquals(items[1], "a%41"))    // decodes to "a%41"
+        #expect(items.nameEquals(items[2], "a%4"))     // not an escape: kept as written
+        #expect(!items.nameEquals(items[0], "b%41"))
+    }
+
     @Test func valuesArePercentDecodedOnRequest() {
         let items = LinkURL(parsing: "https://a/?cb=https%3A%2F%2Fb&p=a+b&bad=%FF").queryItems
         #expect(items.decodedValue(items[0]) == "https://b")
