@@ -9,6 +9,9 @@ enum LiveCLI {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// From the process's start to its end: not the wait for a thread to start it on, which
+        /// a full test run can make long.
+        var elapsed: Duration = .zero
 
         /// The standard output as JSON (for `--json` runs).
         func json() throws -> JSONValue { try JSONParser.parse(Array(stdout.utf8)) }
@@ -29,8 +32,10 @@ enum LiveCLI {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Swift.Result {
+                    let started = ContinuousClock.now
                     let r = try CapturedCommand.run([binary] + arguments)
-                    return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
+                    return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self),
+                                  elapsed: started.duration(to: .now))
                 })
             }
         }
