@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import DomainCheck
 import NIOConcurrencyHelpers
 import NIOCore
@@ -39,7 +40,7 @@ public final class DomainFetcher: Sendable {
             do {
                 tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
             } catch {
-                throw FetchSetupError(message: "cannot read the CA certificates in \(caFile): \(error)")
+                throw FetchSetupError(message: "cannot read the CA certificates in \(caFile): \(Self.whyNoCertificates(caFile, error))")
             }
         }
         var configuration = HTTPClient.Configuration(
@@ -59,6 +60,20 @@ public final class DomainFetcher: Sendable {
     /// being set up (a TLS handshake the server never answers) would otherwise hold the command
     /// until the connect timeout, past the total one. The shutdown goes on unwaited-for after this.
     static let shutdownGrace: Duration = .milliseconds(500)
+
+    /// Why a CA file gave no certificate, in words: NIOSSL says `failedToLoadCertificate`
+    /// whether the file is missing, a folder, empty or not PEM.
+    static func whyNoCertificates(_ path: String, _ error: any Error) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "it is a folder" }
+        guard let data = FileManager.default.contents(atPath: path) else { return "not readable" }
+        if data.isEmpty { return "the file is empty" }
+        if !String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
+            return "no PEM certificate in it (a block starting -----BEGIN CERTIFICATE-----)"
+        }
+        return "\(error)"
+    }
 
     /// Every ``WellKnownFile`` of `domain`, fetched at the same time.
     public func fetchAll(domain: String) async -> [WellKnownFile: FetchRecord] {

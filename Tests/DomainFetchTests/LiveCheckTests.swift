@@ -159,4 +159,21 @@ struct LiveCheckTests {
         options.caFile = "/nonexistent/ca.pem"
         #expect(throws: FetchSetupError.self) { try DomainFetcher(options: options) }
     }
+
+    /// The error says what is wrong with the CA file (NIOSSL's own says failedToLoadCertificate
+    /// for every case).
+    @Test func aCAFileThatDoesNotReadSaysWhy() throws {
+        let folder = NSTemporaryDirectory() + "linkconform-ca-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty.pem"))
+        try Data("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: folder + "/key.pem"))
+        for (path, why) in [(folder + "/missing.pem", "no such file"), (folder, "it is a folder"), (folder + "/empty.pem", "the file is empty"),
+                            (folder + "/key.pem", "no PEM certificate in it")] {
+            var options = FetchOptions()
+            options.caFile = path
+            let error = #expect(throws: FetchSetupError.self) { try DomainFetcher(options: options) }
+            #expect(error?.message.contains(why) == true, "\(error?.message ?? "")")
+        }
+    }
 }
