@@ -68,7 +68,7 @@ let package = Package(
         // facts it judges (DomainFetch, AsyncHTTPClient).
         .target(name: "DomainCheck", dependencies: ["Conformance", "LinkJSON"]),
         .target(name: "DomainFetch", dependencies: [
-            "DomainCheck",
+            "Conformance", "DomainCheck",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -28,7 +28,7 @@ public enum ServingRules {
         case 301, 302, 303, 307, 308:
             let location = record.values(of: "location").first
             // The message quotes the start of a long Location only (the record keeps it whole).
-            let target = location.map { "to \($0.count > 600 ? String($0.prefix(597)) + "..." : $0)" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") }
+            let target = location.map { "to \(ShownText.clipped($0, to: 600))" + ($0.lowercased().hasPrefix("http:") ? " (plain http)" : "") }
                 ?? "without a Location"
             return [ServingFinding(.redirect, for: file.platform, level: .must, "status \(status), a redirect \(target); the platforms do not follow it")]
         case 403, 404:

@@ -1,5 +1,4 @@
 import Conformance
-import LinkJSON
 
 /// How Android's side of a live check reads the body of `/.well-known/assetlinks.json` once it is
 /// served correctly: the single place where the `assetlinks` suite plugs in.
@@ -32,15 +31,8 @@ public struct AssetLinksSuiteReader: StatementListReader {
         parameters["fingerprint"] = question.fingerprint
         // URLs are matched for an app only; without one, the list alone is validated.
         let document = CheckDocument(path: "https://\(question.domain)/.well-known/assetlinks.json", bytes: bytes,
-                                     parameters: parameters, urls: question.package == nil ? [] : question.urls, claimed: true)
-        // Named as a statement list, the suite reads whatever was served (the fallback is for a
-        // suite that would not: it says so rather than passing the list).
-        return AssetLinksSuite.definition.explain(.document(document))
-            ?? CheckExplanation(suite: "assetlinks", recognized: true, wording: Self.wording, fields: [],
-                                violations: [.init(requirement: "", level: .must, code: "not-read",
-                                                   message: "the assetlinks suite did not read the list", offset: nil)])
+                                     parameters: parameters, urls: question.package == nil ? [] : question.urls)
+        // Served as the statement list, it is read as one whatever it holds.
+        return AssetLinksSuite.explanation(of: document)
     }
-
-    static let wording = CheckVerdict.Wording(valid: "a statement list", withWarnings: "a statement list, with warnings",
-                                              invalid: "not a statement list Android reads", unrecognized: "not a statement list")
 }

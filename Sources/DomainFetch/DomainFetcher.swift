@@ -1,6 +1,7 @@
 import AsyncHTTPClient
-import Foundation
+import Conformance
 import DomainCheck
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -64,9 +65,7 @@ public final class DomainFetcher: Sendable {
     /// Why a CA file gave no certificate, in words: NIOSSL says `failedToLoadCertificate`
     /// whether the file is missing, a folder, empty or not PEM.
     static func whyNoCertificates(_ path: String, _ error: any Error) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-        if isDirectory.boolValue { return "it is a folder" }
+        if let problem = ShownText.fileProblem(path) { return problem }
         guard let data = FileManager.default.contents(atPath: path) else { return "not readable" }
         if data.isEmpty { return "the file is empty" }
         if !String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {

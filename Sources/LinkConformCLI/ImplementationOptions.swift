@@ -66,7 +66,7 @@ struct ImplementationOptions: ParsableArguments {
                         expected = try ExpectedFailures.load(file)
                         problems += expected!.problems
                     } catch {
-                        problems.append("\(path): expectedFailures: cannot read \(file): " + Self.whyUnreadable(file))
+                        problems.append("\(path): expectedFailures: cannot read \(file): " + (ShownText.fileProblem(file) ?? "not UTF-8 text"))
                     }
                 }
                 plans.append(ImplementationPlan(implementation: AdapterImplementation(overridden(manifest.configuration)), expectedFailures: expected,
@@ -89,14 +89,5 @@ struct ImplementationOptions: ParsableArguments {
         if let maxRestarts { c.maxRestarts = maxRestarts }
         if let maxLineBytes { c.maxLineBytes = maxLineBytes }
         return c
-    }
-
-    /// Why a text file cannot be read, in words: missing, a folder, not readable, or not UTF-8.
-    static func whyUnreadable(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-        if isDirectory.boolValue { return "it is a folder" }
-        guard let data = FileManager.default.contents(atPath: path) else { return "not readable" }
-        return String(data: data, encoding: .utf8) == nil ? "not UTF-8 text" : "unreadable"
     }
 }

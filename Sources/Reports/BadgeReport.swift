@@ -90,7 +90,7 @@ public enum BadgeReport {
     /// A file name made of what a name holds of `a-z` and `0-9` (lower-cased), runs of anything
     /// else turned into one `-`; "implementation" when nothing is left.
     public static func fileStem(_ name: String) -> String {
-        let stem = FileNames.dashed(name.lowercased().unicodeScalars.prefix(60)) { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        let stem = FileNames.lowercaseStem(name)
         return stem.isEmpty ? "implementation" : stem
     }
 

@@ -195,11 +195,7 @@ public enum Escaping {
     private static func bounded(_ text: String) -> String { clipped(text, to: markdownLimit) }
 
     /// `text` cut to `limit` characters, the last three of them `...` when it was longer.
-    public static func clipped(_ text: String, to limit: Int) -> String {
-        // Counting stops at the limit: an output may be 256 KiB long.
-        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end != text.endIndex else { return text }
-        return String(text.prefix(max(0, limit - 3))) + "..."
-    }
+    public static func clipped(_ text: String, to limit: Int) -> String { ShownText.clipped(text, to: limit) }
 
     // MARK: HTML
 

@@ -14,4 +14,11 @@ enum FileNames {
         while stem.hasSuffix("-") { stem.removeLast() }
         return stem
     }
+
+    /// A file name made of the first 60 characters of `name`: its `a-z` and `0-9` (lower-cased),
+    /// runs of anything else turned into one `-`, cut before dashing so it never ends in one;
+    /// empty when nothing is left.
+    static func lowercaseStem(_ name: String) -> String {
+        dashed(name.lowercased().unicodeScalars.prefix(60)) { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    }
 }

@@ -60,8 +60,7 @@ public enum FuzzFindingsReport {
 
     /// `fuzz-<implementation>.md`, from the name's letters and digits.
     public static func fileName(implementation: String) -> String {
-        // Cut before dashing, as badges are: a stem cut after could end in a dash.
-        let stem = FileNames.dashed(implementation.lowercased().unicodeScalars.prefix(60)) { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        let stem = FileNames.lowercaseStem(implementation)
         return "fuzz-" + (stem.isEmpty ? "adapter" : stem) + ".md"
     }
 

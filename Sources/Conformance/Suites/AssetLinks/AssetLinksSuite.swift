@@ -135,7 +135,15 @@ public enum AssetLinksSuite {
             let json = document.bytes.count > AssetLinks.maxFileBytes ? nil : try? JSONParser.parse(document.bytes)
             guard json?.arrayValue != nil || (json == nil && document.path.lowercased().contains("assetlinks")) else { return nil }
         }
+        return explanation(of: document)
+    }
 
+    /// What `check` says of `document` read as a statement list (whatever it holds): every
+    /// diagnostic, and with `package` and `fingerprint`, the verification and each URL's match.
+    /// A live check's Android side reads the served list through this.
+    public static func explanation(of document: CheckDocument) -> CheckExplanation {
+        let parameters = document.parameters
+        let packageName = parameters["package"], fingerprint = parameters["fingerprint"]
         let (list, diagnostics) = AssetLinks.parse(document.bytes)
         var violations = DocumentValidation.violations(diagnostics)
         var fields = [CheckExplanation.Field("file", value: summary(of: list, bytes: document.bytes.count))]

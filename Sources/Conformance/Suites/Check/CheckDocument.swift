@@ -19,7 +19,7 @@ public struct CheckDocument: Sendable, Hashable {
     /// URLs to check against it, in the order given.
     public let urls: [String]
     /// The reader named the suite this document is for (`check --aasa`, `check --assetlinks`, a
-    /// live check's file): that suite reads it whatever it looks like, and says what is wrong,
+    /// live check's AASA file): that suite reads it whatever it looks like, and says what is wrong,
     /// rather than leaving it unrecognised.
     public let claimed: Bool
 
