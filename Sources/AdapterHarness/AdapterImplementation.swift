@@ -76,8 +76,22 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         return try result.get()
     }
 
+    /// Stops for good. The requests outstanding are answered at once, `notRun` ("the run was
+    /// stopped"), and so is every request after this: a caller that stops the adapter while it
+    /// holds requests (a stopped run's grace is over) does not wait for their timeouts. Then
+    /// the process is asked to stop, and killed if it has not left within two seconds.
     public func stop() async {
-        guard let current = lock.withLock({ supervision.stop() }) else { return }
+        var wake: Wake = []
+        var starting: ProcessSupervision.StartWaiter?
+        let process = lock.withLock {
+            wake = requests.endEvery(with: .notRun(reason: ProcessSupervision.stoppedReason))
+            starting = supervision.startWaiter
+            supervision.startWaiter = nil
+            return supervision.stop()
+        }
+        CompletionBurst.run { for (w, a) in wake { resume(w, a) } }
+        starting?.continuation.resume(returning: .failure(ImplementationError(ProcessSupervision.stoppedReason)))
+        guard let current = process else { return }
         _ = current.send(Array(AdapterProtocol.stopRequest().serialized().utf8) + [0x0A])
         // Waiting for the process to leave polls and sleeps: on a dispatch queue, not on the
         // threads Swift concurrency runs everything else on.
@@ -110,7 +124,13 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         lock.withLock { supervision.adopt(child) }
         let deadline = ContinuousClock.now + configuration.startTimeout
         let answer = await withCheckedContinuation { c in
-            lock.withLock { supervision.startWaiter = .init(continuation: c, generation: g, deadline: deadline) }
+            // Stopped meanwhile: no handshake (stop() answers the waiters it finds, not this one).
+            let stopped = lock.withLock {
+                if supervision.stopped { return true }
+                supervision.startWaiter = .init(continuation: c, generation: g, deadline: deadline)
+                return false
+            }
+            if stopped { return c.resume(returning: .failure(ImplementationError(ProcessSupervision.stoppedReason))) }
             _ = child.send(Array(AdapterProtocol.startRequest().serialized().utf8) + [0x0A])
         }
         switch answer {

@@ -95,6 +95,18 @@ struct OutstandingRequests<Waiter> {
         return wake
     }
 
+    /// Ends every request outstanding, of any generation, with `answer` (the adapter was
+    /// stopped: nothing outstanding will be answered, or sent again).
+    mutating func endEvery(with answer: Answer) -> Wake {
+        var wake: Wake = []
+        for (seq, p) in pending {
+            remember(seq, p.caseID)
+            wake.append((p.waiter, .answer(answer)))
+        }
+        pending.removeAll()
+        return wake
+    }
+
     /// The requests of `generation` past their deadline at `now`: one alone is the one that
     /// hangs (`timedOut`); several at once (queued behind a hanging one) are each sent again
     /// alone, together with every other request of that generation. Empty when none expired.

@@ -92,7 +92,7 @@ final class ProcessSupervision {
     /// A request found no process: what it should do.
     func nextStep() -> Step {
         if let gaveUp { return .fail(gaveUp) }
-        if stopped { return .fail("the run was stopped") }
+        if stopped { return .fail(Self.stoppedReason) }
         // A process adopted but still shaking hands is not ready: a request written to it
         // before its answer to start could crash it, and the crash would read as a failed
         // start (a restart failure, and the adapter given up).
@@ -137,6 +137,9 @@ final class ProcessSupervision {
     func exited() { process = nil }
 
     func note(_ text: String) { notes.append(text) }
+
+    /// Why a request of a stopped adapter was not run.
+    static let stoppedReason = "the run was stopped"
 
     /// Stops for good and hands over the process to be finished.
     func stop() -> AdapterProcess? {

@@ -44,6 +44,9 @@ public final class DifferentialFuzzer: Sendable {
         /// adapter or a whole timeout: an operation that crashes on half its inputs would
         /// otherwise take the run's time for nothing new.
         public var setAsideAfter: Int? = 50
+        /// How long the inputs outstanding get to be answered after `shouldStop`; then the
+        /// implementation is stopped, what it still held is dropped, and the run ends.
+        public var inFlightGrace: Duration = .seconds(1)
 
         public init(seed: UInt64 = 1, seconds: Double? = nil, maxInputs: Int? = nil, window: Int = 32) {
             self.seed = seed
@@ -259,7 +262,7 @@ public final class DifferentialFuzzer: Sendable {
     /// more of its cases, as in the fuzzing after it: each costs a restart or a whole timeout,
     /// and an adapter that dies on every input spent most of a short run on the pass alone (707
     /// restarts for the 296 cases of `ulc.parse` and `xcallback.parse`, docs/fuzzing.md).
-    func corpusPass(shouldStop: @escaping @Sendable () -> Bool = { false },
+    func corpusPass(shouldStop: @escaping @Sendable () -> Bool = { false }, halted: StopFlag = StopFlag(),
                     progress: @escaping @Sendable (Int) -> Void = { _ in }) async -> CorpusPass {
         var pass = CorpusPass()
         var first: [String: Int] = [:], firstError: [String: Int] = [:]
@@ -276,7 +279,9 @@ public final class DifferentialFuzzer: Sendable {
                 next += 1
                 let (which, id, input) = corpusCases[index]
                 asked[which] += 1
-                group.addTask { [self] in (index, await self.probes[which].trial(input, caseID: id, withdrawn: { setAside.contains(which) })) }
+                group.addTask { [self] in
+                    (index, await self.probes[which].trial(input, caseID: id, withdrawn: { setAside.contains(which) || halted.isSet }))
+                }
             }
             func more() -> Bool {
                 while next < corpusCases.count, setAside.contains(corpusCases[next].probe) { next += 1 }
@@ -324,16 +329,55 @@ public final class DifferentialFuzzer: Sendable {
     /// Fuzzes until the time or input limit, `shouldStop`, or the implementation is given up
     /// (after the corpus pass, when ``Options/corpusPass``; its time is not counted in the
     /// fuzzing's). `progress` gets the counts every 50 ms and at the end.
+    ///
+    /// After `shouldStop`, no input is sent; those outstanding get ``Options/inFlightGrace``,
+    /// then the implementation is stopped (``Conformance/Implementation/stop()``) and what it
+    /// still held is dropped, not judged: a first Ctrl-C does not wait for an adapter that
+    /// holds its inputs up to their timeout. A minimisation cut short keeps the first input.
     public func run(shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Stats) -> Void = { _ in }) async throws -> Summary {
+        guard !probes.isEmpty else { return Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false) }
+        let halted = StopFlag()
+        let watcher = Task { [implementation, grace = options.inFlightGrace] in
+            await Self.haltWhenStopped(implementation, shouldStop: shouldStop, grace: grace, halted: halted)
+        }
+        do {
+            let summary = try await fuzz(shouldStop: shouldStop, halted: halted, progress: progress)
+            watcher.cancel()
+            await watcher.value
+            return summary
+        } catch {
+            watcher.cancel()
+            await watcher.value
+            throw error
+        }
+    }
+
+    /// Polls `shouldStop`; once it is set, waits `grace`, then sets `halted` and stops the
+    /// implementation. Ends when cancelled (at once, unless it is stopping the implementation).
+    static func haltWhenStopped(_ implementation: any Implementation, shouldStop: @Sendable () -> Bool,
+                                grace: Duration, halted: StopFlag) async {
+        while !Task.isCancelled {
+            if shouldStop() {
+                try? await Task.sleep(for: grace)
+                if Task.isCancelled { return }
+                halted.set()
+                await implementation.stop()
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func fuzz(shouldStop: @escaping @Sendable () -> Bool, halted: StopFlag,
+              progress: @escaping @Sendable (Stats) -> Void) async throws -> Summary {
         var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
-        guard !probes.isEmpty else { return summary }
         let known = try store?.differentialSignatures(implementation: info.name) ?? []
         var pass = CorpusPass()
         if options.corpusPass {
             let total = corpusCases.count
             summary.stats.corpusCases = total
-            pass = await corpusPass(shouldStop: shouldStop) { done in
+            pass = await corpusPass(shouldStop: shouldStop, halted: halted) { done in
                 var stats = Stats()
                 stats.corpusCases = total
                 stats.corpusCasesDone = done
@@ -390,14 +434,14 @@ public final class DifferentialFuzzer: Sendable {
                 group.addTask { [self] in
                     guard let (which, input, prepared) = self.input(index, skipping: setAside) else { return .trial(nil, probe: 0) }
                     return .trial(await self.probes[which].trial(input, caseID: "fuzz/\(index)", prepared: prepared,
-                                                                 withdrawn: { setAside.contains(which) }), probe: which)
+                                                                 withdrawn: { setAside.contains(which) || halted.isSet }), probe: which)
                 }
             }
             func startMinimising() {
                 while minimising < Self.concurrentMinimisations, !waiting.isEmpty {
                     let (d, trial) = waiting.removeFirst()
                     minimising += 1
-                    group.addTask { [self] in .found(try await self.found(d, trial, stop: { finishing.isSet })) }
+                    group.addTask { [self] in .found(try await self.found(d, trial, stop: { finishing.isSet || halted.isSet })) }
                 }
             }
             /// Counts a disagreement seen `count` times; the first sighting of a signature the

@@ -179,6 +179,27 @@ struct AdapterZooTests {
         await a.stop()
     }
 
+    /// Stopping an adapter that holds requests answers them at once, not run, on both paths (a
+    /// task waiting, and a completion): a stopped fuzzing run does not wait for their timeouts.
+    /// A request after the stop is not run either.
+    @Test func stoppingAnAdapterAnswersWhatItHoldsAtOnce() async throws {
+        let a = adapter("hang-all", timeout: .seconds(60))
+        _ = try await a.start()
+        let started = ContinuousClock.now
+        let held = Task { await runAll(a, ["c1", "c2", "c3"]) }
+        let completed = Task {
+            await withCheckedContinuation { (c: CheckedContinuation<Answer, Never>) in a.run(request("c4")) { c.resume(returning: $0) } }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        await a.stop()
+        let stopped = Answer.notRun(reason: "the run was stopped")
+        let answers = await held.value
+        #expect(answers.count == 3 && answers.values.allSatisfy { $0 == stopped }, "\(answers)")
+        #expect(await completed.value == stopped)
+        #expect(await a.run(request("c5")) == stopped)
+        #expect(started.duration(to: .now) < .seconds(20), "the held requests waited for their timeout")
+    }
+
     /// A request its caller has withdrawn (`Request.withdrawn`, a fuzzer that set its operation
     /// aside) is not sent again alone after a timeout it shared: it ends not run at once. The
     /// one still wanted is sent again alone and blamed.

@@ -91,6 +91,38 @@ struct DifferentialFuzzTests {
         #expect(FileManager.default.fileExists(atPath: dir + "/reports/fuzz-disagreeing.md"), "the report is written on an interrupt too")
     }
 
+    /// A first Ctrl-C does not wait for inputs an adapter holds: they get a second, then the
+    /// adapter is stopped and the run ends, with what it found stored and the report written.
+    @Test func aCtrlCDoesNotWaitForTheInputsAnAdapterHolds() async throws {
+        let dir = CLI.temporaryDirectory(), log = dir + "/answered"
+        // The corpus pass asks the ulc.parse cases first; the adapter falls silent during the
+        // fuzzing after it, holding a window of inputs with a 60 s timeout.
+        let process = try CLI.launch(["fuzz", "--corpus", Self.corpus, "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress",
+                                      "--adapter", "python3 \(Self.adapter) silent-after 400 \(log)", "--timeout", "60", "--seconds", "600",
+                                      "--seed", "5", "--minimise-trials", "20"])
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline && process.isRunning {
+            let answered = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+            if answered >= 400 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try #require(process.isRunning, "the run ended before the adapter fell silent (status \(process.terminationStatus))")
+        let signalled = Date()
+        kill(process.processIdentifier, SIGINT)
+        while process.isRunning && Date().timeIntervalSince(signalled) < 40 { try await Task.sleep(for: .milliseconds(50)) }
+        let seconds = Date().timeIntervalSince(signalled)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        // A second of grace and two for the adapter to leave, not the 60 s timeout.
+        #expect(seconds < 20, "Ctrl-C ended the fuzzing \(seconds) s later")
+        #expect(process.terminationStatus == 130)
+        let findings = try ResultsStore(path: dir + "/r.sqlite").differentialFindings()
+        #expect(!findings.isEmpty, "what the 400 answers showed is stored")
+        #expect(findings.allSatisfy { $0.kind != "timedOut" && $0.kind != "notRun" }, "what the adapter held is dropped, not judged: \(findings.map(\.signature))")
+        #expect(FileManager.default.fileExists(atPath: dir + "/reports/fuzz-disagreeing.md"))
+    }
+
     @Test func aPromotedFindingIsALintCleanCaseOfItsSuite() async throws {
         let dir = CLI.temporaryDirectory()
         try FileManager.default.copyItem(atPath: Self.corpus, toPath: dir + "/Corpus")

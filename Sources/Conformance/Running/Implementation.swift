@@ -104,6 +104,8 @@ public protocol Implementation: Sendable {
     var status: ImplementationStatus { get }
     /// Later verdicts on cases already answered (an adapter that answered a case twice).
     func takeAmendments() -> [Amendment]
+    /// Stops for good: what is outstanding, and anything asked after, is answered `notRun`
+    /// without waiting for it (an adapter's requests do not wait for their timeouts).
     func stop() async
 }
 

@@ -4,7 +4,8 @@
 ulc.parse: a link is a ULC when "ulc-success=" is in it, with nothing else reported (so it
 misses every invalid link and every action and callback). With argv[1] == "crash-on-double",
 it dies on any link holding "%25" (a double encoding). With argv[1] == "slow", each answer
-waits argv[2] milliseconds.
+waits argv[2] milliseconds. With argv[1] == "silent-after", it answers argv[2] requests, each
+noted in the file argv[3], and then none (not even stop) until its input closes.
 """
 import json
 import os
@@ -12,6 +13,7 @@ import sys
 import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else ""
+answered = 0
 
 for line in sys.stdin:
     msg = json.loads(line)
@@ -22,6 +24,13 @@ for line in sys.stdin:
         link = msg["input"]["link"]
         if mode == "crash-on-double" and "%25" in link:
             os._exit(3)
+        if mode == "silent-after":
+            if answered >= int(sys.argv[2]):
+                sys.stdin.read()
+                sys.exit(0)
+            answered += 1
+            with open(sys.argv[3], "a") as log:
+                log.write("answered\n")
         if mode == "slow":
             time.sleep(int(sys.argv[2]) / 1000)
         out = {"kind": "ulc"} if "ulc-success=" in link else {"kind": "notULC"}
