@@ -62,6 +62,9 @@ extension XCallback {
             problems.append(XCallbackViolation(.actionVersionSegment,
                 message: "the action starts with the version '\(String(decoding: version, as: UTF8.self))'; revision R1 removed versions from the path"))
         }
+        if let segment = XCallbackParser.dotSegment(in: ArraySlice(request.action.utf8)) {
+            problems.append(XCallbackViolation(.actionDotSegment, message: XCallbackParser.dotSegmentMessage(segment)))
+        }
         for item in request.parameters where item.name.hasPrefix("x-") {
             problems.append(XCallbackViolation(.parameterReservedPrefix, parameter: item.name,
                 message: "the action parameter '\(CallbackInspection.shortened(item.name))' uses the reserved x- prefix"))

@@ -157,7 +157,11 @@ struct XCallbackParser {
             ByteSearch.first(UInt8(ascii: "/"), in: b, from: start, to: path.upperBound) == path.upperBound
                 && ByteSearch.first(UInt8(ascii: "%"), in: b, from: start, to: path.upperBound) == path.upperBound
         }
-        if plain { return }
+        if plain {
+            // One segment: a dot segment only when it is all of the action.
+            if path.upperBound - start <= 2, Self.isDotSegment(bytes[start..<path.upperBound]) { dotSegment(at: start, bytes[start..<path.upperBound]) }
+            return
+        }
         // The action decoded once, as the module reports it and as readers of a decoded path
         // (URL.path, CallbackURLKit) see it: `1%2Fopen` is version 1 then open, like `1/open`.
         let raw = bytes[start..<path.upperBound]
@@ -166,6 +170,26 @@ struct XCallbackParser {
             violations.append(XCallbackViolation(.actionVersionSegment, offset: start,
                 message: "the action starts with the version '\(String(decoding: version, as: UTF8.self))'; revision R1 removed the version from the path (register a scheme per version instead)"))
         }
+        if let segment = Self.dotSegment(in: action) { dotSegment(at: start, segment) }
+    }
+
+    private mutating func dotSegment(at offset: Int, _ segment: ArraySlice<UInt8>) {
+        violations.append(XCallbackViolation(.actionDotSegment, offset: offset, message: Self.dotSegmentMessage(segment)))
+    }
+
+    static func dotSegmentMessage(_ segment: ArraySlice<UInt8>) -> String {
+        "the action has the segment '\(String(decoding: segment, as: UTF8.self))': WHATWG URL readers remove dot segments as they parse "
+            + "(view/%2E%2E/delete reads as the action delete) and Foundation keeps them, so the action run depends on the receiver's reader"
+    }
+
+    /// The first `.` or `..` segment of an action (decoded once: `%2E%2E` is `..`, as WHATWG
+    /// URL reads it). Parse and build both decide with this.
+    static func dotSegment(in action: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        action.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).first(where: isDotSegment)
+    }
+
+    static func isDotSegment(_ segment: ArraySlice<UInt8>) -> Bool {
+        !segment.isEmpty && segment.count <= 2 && segment.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
     /// The first segment of an action (decoded once) when it is a version (1, 1.0, v2, v2.1)

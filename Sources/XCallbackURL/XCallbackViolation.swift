@@ -16,6 +16,7 @@ public typealias XCallbackViolation = RuleViolation<XCallbackViolationCode, Stri
 public enum XCallbackViolationCode: String, RuleCode {
     case actionEmpty = "action-empty"
     case actionVersionSegment = "action-version-segment"
+    case actionDotSegment = "action-dot-segment"
     case callbackRawDelimiter = "callback-raw-delimiter"
     case linkHasFragment = "link-has-fragment"
     case callbackEmpty = "callback-empty"
@@ -53,13 +54,14 @@ public enum XCallbackViolationCode: String, RuleCode {
         case .linkInvalidSyntax: "XCB-D8"
         case .linkTooLong: "XCB-D13"
         case .callbackHostEscaped: "XCB-D14"
+        case .actionDotSegment: "XCB-D15"
         }
     }
 
     /// The level of that requirement.
     public var level: RuleLevel {
         switch self {
-        case .actionVersionSegment, .callbackRawDelimiter, .linkHasFragment, .parameterReservedPrefix,
+        case .actionVersionSegment, .actionDotSegment, .callbackRawDelimiter, .linkHasFragment, .parameterReservedPrefix,
              .callbackPlus, .valuePlus, .hostNotLowercase, .callbackSchemeRefused, .linkInvalidSyntax: .should
         case .linkTooLong: .info
         default: .must

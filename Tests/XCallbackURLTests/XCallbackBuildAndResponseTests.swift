@@ -22,6 +22,7 @@ struct XCallbackBuildAndResponseTests {
         (XCallbackRequest(scheme: "my app", action: "a"), ["scheme-invalid"]),
         (XCallbackRequest(scheme: "app", action: ""), ["action-empty"]),
         (XCallbackRequest(scheme: "app", action: "v1/open"), ["action-version-segment"]),
+        (XCallbackRequest(scheme: "app", action: "view/../delete"), ["action-dot-segment"]),
         (XCallbackRequest(scheme: "app", action: "a", parameters: [XCallbackItem(name: "x-id", value: "1")]), ["x-id:parameter-reserved-prefix"]),
         (XCallbackRequest(scheme: "app", action: "a", success: ""), ["x-success:callback-empty"]),
         (XCallbackRequest(scheme: "app", action: "a", error: "done"), ["x-error:callback-not-absolute"]),
@@ -49,6 +50,8 @@ struct XCallbackBuildAndResponseTests {
         }
         for _ in 0..<1_500 {
             let action = "a" + text(0...12)   // never a version segment
+            // A dot segment is refused (another test).
+            if action.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) { continue }
             let parameters = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
                 XCallbackItem(name: "p" + text(0...6), value: Bool.random(using: &rng) ? text(0...10) : nil)
             }

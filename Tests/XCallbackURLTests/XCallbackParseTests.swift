@@ -65,6 +65,23 @@ struct XCallbackParseTests {
         #expect(refused == flagged)
     }
 
+    /// A `.` or `..` segment, written or encoded, is flagged (WHATWG readers remove it, Foundation
+    /// keeps it), in parse and build alike; dots that are not a whole segment are not.
+    @Test(arguments: [("view/../delete", true), ("view/%2E%2E/delete", true), ("./open", true), ("..", true), (".", true),
+                      ("a/%2e", true), ("a%2F..%2Fb", true), ("...", false), ("open..file", false), ("a/.b/c", false),
+                      ("a/%252E%252E/b", false), ("v1.0", false)])
+    func aDotSegmentIsFlagged(rawAction: String, flagged: Bool) throws {
+        let link = XCallback.parse("myapp://x-callback-url/" + rawAction)
+        #expect(link.kind == .xcallback)
+        #expect(link.violationKeys.contains("action-dot-segment") == flagged, "\(link.violationKeys)")
+        let action = try #require(link.action)
+        var refused = false
+        do { _ = try XCallback.build(XCallbackRequest(scheme: "myapp", action: action)) } catch {
+            refused = error.violations.map(\.key) == ["action-dot-segment"]
+        }
+        #expect(refused == flagged)
+    }
+
     @Test func theActionIsThePathDecodedOnceWithItsSlashes() {
         #expect(XCallback.parse("myapp://x-callback-url/note/open%20now").action == "note/open now")
         #expect(XCallback.parse("myapp://x-callback-url/a%252F").action == "a%2F")
