@@ -14,7 +14,31 @@ import NIOSSL
 /// ```
 enum FailureClassification {
     static func failure(_ error: any Error) -> FetchFailure {
-        FetchFailure(kind(error), String(describing: error))
+        FetchFailure(kind(error), withoutSourcePaths(String(describing: error)))
+    }
+
+    /// The description without the source locations BoringSSL puts in each of its errors
+    /// (`... CERTIFICATE_VERIFY_FAILED at /path/of/the/build/.../handshake.cc:320`): the path of
+    /// the machine that built LinkConform says nothing about the server.
+    static func withoutSourcePaths(_ text: String) -> String {
+        guard text.contains(" at /") else { return text }
+        var out = Substring()
+        var rest = text[...]
+        while let at = rest.range(of: " at /") {
+            out += rest[..<at.lowerBound]
+            // The path runs to the first space, comma or closing bracket; it is a source location only
+            // when it ends in ':' and a line number.
+            let pathEnd = rest[at.upperBound...].firstIndex { $0 == " " || $0 == "]" || $0 == ")" || $0 == "," } ?? rest.endIndex
+            let location = rest[at.lowerBound..<pathEnd]
+            if let colon = location.lastIndex(of: ":"), location.index(after: colon) < location.endIndex,
+               location[location.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                rest = rest[pathEnd...]
+            } else {
+                out += rest[at.lowerBound..<at.upperBound]
+                rest = rest[at.upperBound...]
+            }
+        }
+        return String(out + rest)
     }
 
     static func kind(_ error: any Error) -> FetchFailure.Kind {

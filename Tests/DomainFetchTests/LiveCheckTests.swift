@@ -1,5 +1,5 @@
 import DomainCheck
-import DomainFetch
+@testable import DomainFetch
 import Foundation
 import LinkJSON
 import Testing
@@ -115,6 +115,26 @@ struct LiveCheckTests {
             let record = try Self.file(json, file)
             #expect(record["stoppedAtLimit"]?.boolValue == true && record["bytesRead"]?.intValue == file.sizeLimit + 1)
         }
+    }
+
+    /// A TLS failure says what BoringSSL said, without the path of the machine that built
+    /// LinkConform (`... CERTIFICATE_VERIFY_FAILED at /.../handshake.cc:320`).
+    @Test func aTLSFailureNamesNoBuildPath() async throws {
+        let (json, _) = try await Self.json("untrusted")
+        let message = json["platforms"]?.arrayValue?.first?["findings"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        #expect(message.contains("CERTIFICATE_VERIFY_FAILED"), "\(message)")
+        #expect(!message.contains(".cc:") && !message.contains("/Sources/") && !message.contains(".build"), "\(message)")
+    }
+
+    @Test func sourceLocationsAreCutFromErrorDescriptions() {
+        let boring = "handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:"
+            + "CERTIFICATE_VERIFY_FAILED at /work/x/.build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:320, "
+            + "Error: 1 error:1 at /a/b.c:7]))"
+        #expect(FailureClassification.withoutSourcePaths(boring)
+                == "handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED, Error: 1 error:1]))")
+        // Not a source location: kept.
+        #expect(FailureClassification.withoutSourcePaths("refused at /tmp/sock and at /x:y") == "refused at /tmp/sock and at /x:y")
+        #expect(FailureClassification.withoutSourcePaths("no paths") == "no paths")
     }
 
     @Test func aRedirectReportsWhereItPointed() async throws {
