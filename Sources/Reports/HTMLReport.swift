@@ -189,8 +189,15 @@ public enum HTMLReport {
         func trend() throws {
             try out.line(#"<section id="history"><h2>History</h2>"#)
             let runs = chart.runs
-            let span = runs.count == 1 ? "Only this run is in the store so far: each later run adds a point."
-                : "The last \(runs.count) runs: run \(runs.first!.id) to run \(runs.last!.id) (completed runs, and this one whatever its status)."
+            let span: String
+            if let first = runs.first, let last = runs.last, runs.count > 1 {
+                span = "The last \(runs.count) runs: run \(first.id) to run \(last.id) (completed runs, and this one whatever its status)."
+            } else {
+                // No point at all: this run has no result (killed before its first case) and no
+                // completed run before it has one.
+                span = runs.isEmpty ? "No run in the store has a result yet: each run that has one adds a point."
+                    : "Only this run is in the store so far: each later run adds a point."
+            }
             try out.line(#"<p class="lede">Pass rate per implementation and suite. \#(span) A red triangle under a point counts the cases that got worse since the implementation's previous run (a pass, or an expected failure, that is now a failure, an error, a skip or not run), a green one above it those that got better. Hover a point for its numbers.</p>"#)
             guard !chart.panels.isEmpty else {
                 try out.line(#"<p class="dim">No implementation judged any case in these runs.</p></section>"#)

@@ -43,6 +43,24 @@ struct KillDuringRunTests {
         print("kill -9 at \(answers.count) of \(parseCases) answers: \(kept.count) kept")
     }
 
+    /// A store's first run killed before any result (its adapter still starting): `report`
+    /// writes every file, index.html with a history of no point, and exits 2 for the
+    /// incomplete run. It trapped on the empty history (SIGILL, exit 132) and wrote no index.html.
+    @Test func aFirstRunKilledBeforeAnyResultIsReported() async throws {
+        let dir = CLI.temporaryDirectory(), db = dir + "/r.sqlite"
+        let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "mitid",
+                                      "--db", db, "--no-reports", "--no-progress", "--adapter", "sleep 30", "--start-timeout", "60"])
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: db) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(1_500))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let report = try await CLI.run(["report", "--db", db, "--out", dir + "/reports"])
+        #expect(report.status == 2, "\(report.output)")
+        let html = try String(contentsOfFile: dir + "/reports/index.html", encoding: .utf8)
+        #expect(html.contains("No run in the store has a result yet"))
+    }
+
     /// A run of the zoo's slow adapter over the ULC suite into `db`, stopped by `signal` once the
     /// adapter has sent `answers` answers; returns the run's exit status and the seconds from the
     /// signal to its end. The adapter answers no more after `answers + 10` (it then hangs, with a
