@@ -30,11 +30,12 @@ struct RunCommand: AsyncParsableCommand {
             how many passes an implementation that does nothing would have earned.
 
             With --baseline previous (what a nightly wants), the exit code depends on regressions \
-            only: each implementation is compared with the last completed run of the same name in \
-            which it started (`linkconform compare` explains what counts as a regression; expected \
-            failures still apply), and failures it already had do not fail the run. An \
-            implementation with no earlier run is judged the usual way. --baseline N compares every \
-            implementation with run N instead.
+            only: each suite of each implementation is compared with the last completed run in \
+            which that implementation (by name) started and has results in that suite, so a run of \
+            other suites in between hides nothing (`linkconform compare` explains what counts as a \
+            regression; expected failures still apply), and failures it already had do not fail the \
+            run. An implementation with no earlier results is judged the usual way. --baseline N \
+            compares every implementation with run N instead (one not in run N: the usual way).
 
             Exit codes: 0 no unexpected failure; 1 a fail, an error, a crash, a timeout, a protocol \
             error or an unexpected pass (with --strict, a nonStrict too), or with --baseline a \
@@ -135,23 +136,42 @@ struct RunCommand: AsyncParsableCommand {
 
     /// `--baseline`: prints each implementation's changes against its baseline run and says
     /// whether the run fails (a regression, or a failure of an implementation without a baseline).
+    ///
+    /// `previous` is chosen suite by suite: each suite's cases are compared with the newest
+    /// completed run that has this implementation's results in that suite, so a run of other
+    /// suites (`run --suite`) between two nights hides no regression. A suite never run before
+    /// by the implementation has only new cases. `N` is used for every suite, if the
+    /// implementation started in run N; an implementation with no baseline at all is judged
+    /// the usual way.
     func gateOnRegressions(store: ResultsStore, data: ReportData, run: Int64, baseline: String) throws -> Bool {
         let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: strict) })
-        var byBaseline: [Int64: Set<String>] = [:]
+        // Per baseline run: the implementations compared with it, and the suites of each.
+        var byBaseline: [Int64: [String: Set<String>]] = [:]
         var failed = false
         for implementation in data.implementations {
             let name = implementation.info.name
-            let base = try Int64(baseline) ?? store.baselineRun(for: name, before: run)
-            if let base, try store.run(base) != nil {
-                byBaseline[base, default: []].insert(name)
+            let suites = try store.suites(of: name, in: run)
+            var bases: [String: Int64] = [:]
+            if let n = Int64(baseline) {
+                if try store.started(name, in: n) { for suite in suites { bases[suite] = n } }
             } else {
+                for suite in suites { bases[suite] = try store.baselineRun(for: name, suite: suite, before: run) }
+            }
+            if bases.isEmpty {
                 let failures = data.count(failing, implementation: implementation.id)
-                Console.line("\(Escaping.terminal(name)): no earlier run to compare with; judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
+                let why = Int64(baseline).map { "not in run \($0)" } ?? "no earlier run to compare with"
+                Console.line("\(Escaping.terminal(name)): \(why); judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
                 if failures > 0 { failed = true }
+                continue
+            }
+            for (suite, base) in bases { byBaseline[base, default: [:]][name, default: []].insert(suite) }
+            let unseen = suites.filter { bases[$0] == nil }
+            if !unseen.isEmpty {
+                Console.line("\(Escaping.terminal(name)): first results in \(unseen.joined(separator: ", ")): their cases are new, none is a regression")
             }
         }
-        for (base, names) in byBaseline.sorted(by: { $0.key < $1.key }) {
-            let comparison = try store.compare(base, run, strict: strict).only(names)
+        for (base, suites) in byBaseline.sorted(by: { $0.key < $1.key }) {
+            let comparison = try store.compare(base, run, strict: strict).only(suites: suites)
             Console.out("\nagainst the baseline: " + ComparisonReport.text(comparison, limit: 20))
             if comparison.regressionCount > 0 { failed = true }
         }

@@ -171,12 +171,12 @@ public enum HTMLReport {
             return #"<span class="bar">\#(segments.joined())</span>"#
         }
 
-        /// Regressions and fixes of an implementation and suite against its previous run in the
-        /// history (the reported run's point).
+        /// Regressions and fixes of an implementation and suite against its previous result in
+        /// that suite (the reported run's point; the previous may be older than the chart's runs).
         func moves(_ implementation: String, _ suite: String) -> String {
             let points = history.filter { $0.implementation == implementation && $0.suite == suite }
             guard let last = points.last, last.runID == data.run.id else { return "" }
-            guard points.count > 1 else { return #"<span class="dim">first run</span>"# }
+            guard last.previousRun != nil else { return #"<span class="dim">first run</span>"# }
             if last.regressions == 0 && last.fixes == 0 { return #"<span class="dim">no change</span>"# }
             var parts: [String] = []
             if last.regressions > 0 { parts.append(#"<span class="worse">▼ \#(last.regressions) worse</span>"#) }
@@ -198,7 +198,7 @@ public enum HTMLReport {
                 span = runs.isEmpty ? "No run in the store has a result yet: each run that has one adds a point."
                     : "Only this run is in the store so far: each later run adds a point."
             }
-            try out.line(#"<p class="lede">Pass rate per implementation and suite. \#(span) A red triangle under a point counts the cases that got worse since the implementation's previous run (a pass, or an expected failure, that is now a failure, an error, a skip or not run), a green one above it those that got better. Hover a point for its numbers.</p>"#)
+            try out.line(#"<p class="lede">Pass rate per implementation and suite. \#(span) A red triangle under a point counts the cases that got worse since the implementation's previous results in that suite (a pass, or an expected failure, that is now a failure, an error, a skip or not run), a green one above it those that got better. Hover a point for its numbers.</p>"#)
             guard !chart.panels.isEmpty else {
                 try out.line(#"<p class="dim">No implementation judged any case in these runs.</p></section>"#)
                 return

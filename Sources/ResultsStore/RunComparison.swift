@@ -36,6 +36,25 @@ public struct RunComparison: Sendable {
                       beforeIncomplete: beforeIncomplete, afterIncomplete: afterIncomplete)
     }
 
+    /// The same comparison, for the named implementations only and, for each, the cases of the
+    /// suites given for it.
+    public func only(suites: [String: Set<String>]) -> RunComparison {
+        let kept = implementations.compactMap { i -> ImplementationComparison? in
+            guard let wanted = suites[i.name] else { return nil }
+            var c = i
+            let inSuites = { (changes: [CaseChange]) in changes.filter { wanted.contains($0.suite) } }
+            c.regressions = inSuites(c.regressions)
+            c.fixes = inSuites(c.fixes)
+            c.changed = inSuites(c.changed)
+            c.new = inSuites(c.new)
+            c.removed = inSuites(c.removed)
+            c.noResult = inSuites(c.noResult)
+            return c
+        }
+        return RunComparison(before: before, after: after, strict: strict, implementations: kept,
+                             beforeIncomplete: beforeIncomplete, afterIncomplete: afterIncomplete)
+    }
+
     public var regressionCount: Int { implementations.reduce(0) { $0 + $1.regressions.count } }
     public var fixCount: Int { implementations.reduce(0) { $0 + $1.fixes.count } }
 
@@ -172,18 +191,31 @@ extension ResultsStore {
         }
     }
 
-    /// The newest completed run before `run` in which the implementation called `name` started
-    /// (a night it failed to start is no baseline: against it, every case would look fixed).
-    public func baselineRun(for name: String, before run: Int64) throws -> Int64? {
+    /// Whether the implementation called `name` is in `run` and started there.
+    public func started(_ name: String, in run: Int64) throws -> Bool {
+        try reading { db in
+            try !db.exactRows("""
+                SELECT 1 AS yes FROM runImplementation ri JOIN implementation i ON i.id = ri.implementationId
+                WHERE ri.runId = ? AND i.name = ? AND ri.status <> ? LIMIT 1
+                """, [.integer(run), .text(name), .raw(ImplementationStatus.failedToStart)]) { $0.int("yes") }.isEmpty
+        }
+    }
+
+    /// The suites in which the implementation called `name` has results in `run`.
+    public func suites(of name: String, in run: Int64) throws -> [String] {
         try reading { db in
             try db.exactRows("""
-                SELECT MAX(r.id) AS id FROM run r
-                JOIN runImplementation ri ON ri.runId = r.id
-                JOIN implementation i ON i.id = ri.implementationId
-                WHERE i.name = ? AND r.id < ? AND r.status = ? AND ri.status <> ?
-                """, [.text(name), .integer(run), .raw(RunStatus.completed), .raw(ImplementationStatus.failedToStart)]) { row in
-                row.int64("id")
-            }.first.flatMap { $0 == 0 ? nil : $0 }
+                SELECT DISTINCT c.suite FROM caseResult c JOIN runImplementation ri ON ri.runId = c.runId AND ri.implementationId = c.implementationId
+                JOIN implementation i ON i.id = ri.implementationId WHERE ri.runId = ? AND i.name = ? ORDER BY c.suite
+                """, [.integer(run), .text(name)]) { $0.text("suite") }
         }
+    }
+
+    /// The newest completed run before `run` in which the implementation called `name` has
+    /// results in `suite`: the baseline of that suite (a run of other suites, `run --suite`, is
+    /// not one, nor a night the implementation failed to start, against which every case would
+    /// look fixed).
+    public func baselineRun(for name: String, suite: String, before run: Int64) throws -> Int64? {
+        try reading { db in try RunHistoryLookup.previousResult(db, name: name, suite: suite, before: run)?.run }
     }
 }

@@ -11,11 +11,14 @@ public struct HistoryPoint: Sendable, Hashable {
     public let version: String
     public let suite: String
     public let counts: [Outcome: Int]
-    /// Cases of this implementation and suite that got worse, or better, since the previous run
-    /// of the history holding this implementation (0 at its first point), as ``RunComparison``
-    /// judges them (without `strict`).
+    /// Cases of this implementation and suite that got worse, or better, since its previous
+    /// result in this suite (``previousRun``; 0 when there is none), as ``RunComparison`` judges
+    /// them (without `strict`).
     public let regressions: Int
     public let fixes: Int
+    /// The newest completed run before this one in which this implementation has results in
+    /// this suite, whether or not it is in the history's window (nil: none).
+    public let previousRun: Int64?
 
     public var passCount: PassCount { PassCount(counts) }
     public var passed: Int { passCount.passed }
@@ -56,13 +59,17 @@ extension ResultsStore {
                 SELECT * FROM run WHERE id = ?1 OR (id < ?1 AND status = ?2) ORDER BY id DESC LIMIT ?3
                 """, [.integer(last), .raw(RunStatus.completed), .int(max(1, limit))], RunRecord.init).reversed()
             var points: [HistoryPoint] = []
-            // The implementation id each name had in the previous chosen run that held it.
-            var previous: [String: (run: Int64, implementation: Int64)] = [:]
+            // Per implementation name and suite, the run and implementation id of its previous
+            // result in that suite: a run of other suites (`run --suite`) is not the previous one.
+            // Looked up before the window for the first point of each.
+            var previous: [String: [String: (run: Int64, implementation: Int64)]] = [:]
             for record in chosen {
                 let implementations = try db.exactRows("""
-                    SELECT i.id, i.name, i.version FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
-                    WHERE ri.runId = ? ORDER BY ri.rowid
-                    """, [.integer(record.id)]) { (id: $0.int64("id"), name: $0.text("name"), version: $0.text("version")) }
+                    SELECT i.id, i.name, i.version, ri.status <> ? AS started FROM implementation i
+                    JOIN runImplementation ri ON ri.implementationId = i.id WHERE ri.runId = ? ORDER BY ri.rowid
+                    """, [.raw(ImplementationStatus.failedToStart), .integer(record.id)]) {
+                    (id: $0.int64("id"), name: $0.text("name"), version: $0.text("version"), started: $0.int("started") != 0)
+                }
                 for implementation in implementations {
                     var counts: [String: [Outcome: Int]] = [:]
                     var suites: [String] = []
@@ -74,26 +81,62 @@ extension ResultsStore {
                         if counts[suite] == nil { suites.append(suite) }
                         counts[suite, default: [:]][row.value("outcome", or: Outcome.errored), default: 0] += row.int("n")
                     }
+                    var before: [String: (run: Int64, implementation: Int64)] = [:]
+                    for suite in suites {
+                        if let known = previous[implementation.name]?[suite] {
+                            before[suite] = known
+                        } else if let earlier = try RunHistoryLookup.previousResult(db, name: implementation.name, suite: suite, before: record.id) {
+                            before[suite] = earlier
+                        }
+                    }
+                    // One grouped query per earlier result, for the suites it is the previous of.
                     var moves: [String: (regressions: Int, fixes: Int)] = [:]
-                    if let before = previous[implementation.name] {
-                        moves = try Self.moves(db, before: before, after: (record.id, implementation.id))
+                    var asked: [(run: Int64, implementation: Int64)] = []
+                    for pair in before.values where !asked.contains(where: { $0 == pair }) {
+                        asked.append(pair)
+                        for (suite, move) in try RunHistoryLookup.moves(db, before: pair, after: (record.id, implementation.id))
+                        where before[suite].map({ $0 == pair }) == true {
+                            moves[suite] = move
+                        }
                     }
                     for suite in suites {
                         points.append(HistoryPoint(runID: record.id, startedAt: record.startedAt, status: record.status,
                                                    gitCommit: record.gitCommit, implementation: implementation.name,
                                                    version: implementation.version, suite: suite, counts: counts[suite] ?? [:],
-                                                   regressions: moves[suite]?.regressions ?? 0, fixes: moves[suite]?.fixes ?? 0))
+                                                   regressions: moves[suite]?.regressions ?? 0, fixes: moves[suite]?.fixes ?? 0,
+                                                   previousRun: before[suite]?.run))
+                        // A night it failed to start is no one's previous result, as for the baseline.
+                        if implementation.started { previous[implementation.name, default: [:]][suite] = (record.id, implementation.id) }
                     }
-                    previous[implementation.name] = (record.id, implementation.id)
                 }
             }
             return points
         }
     }
 
+}
+
+/// The history's queries; the baseline gate (``ResultsStore/baselineRun(for:suite:before:)``)
+/// finds a suite's previous result the same way.
+enum RunHistoryLookup {
+    /// The newest completed run before `run` in which the implementation called `name` started
+    /// and has results in `suite`, with that implementation's id there (a night it failed to
+    /// start holds a `notRun` for every case: against it, every case would look fixed).
+    static func previousResult(_ db: Database, name: String, suite: String, before run: Int64) throws -> (run: Int64, implementation: Int64)? {
+        try db.exactRows("""
+            SELECT ri.runId AS run, ri.implementationId AS implementation FROM runImplementation ri
+            JOIN implementation i ON i.id = ri.implementationId JOIN run r ON r.id = ri.runId
+            WHERE i.name = ?1 AND ri.runId < ?3 AND r.status = ?4 AND ri.status <> ?5
+              AND EXISTS (SELECT 1 FROM caseResult c WHERE c.runId = ri.runId AND c.implementationId = ri.implementationId AND c.suite = ?2)
+            ORDER BY ri.runId DESC LIMIT 1
+            """, [.text(name), .text(suite), .integer(run), .raw(RunStatus.completed), .raw(ImplementationStatus.failedToStart)]) {
+            (run: $0.int64("run"), implementation: $0.int64("implementation"))
+        }.first
+    }
+
     /// Regressions and fixes per suite between two results of one implementation, counted in
     /// one grouped query over the case index.
-    private static func moves(_ db: Database, before: (run: Int64, implementation: Int64),
+    static func moves(_ db: Database, before: (run: Int64, implementation: Int64),
                               after: (run: Int64, implementation: Int64)) throws -> [String: (regressions: Int, fixes: Int)] {
         let bad = RunComparison.badOutcomes(strict: false).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var moves: [String: (Int, Int)] = [:]

@@ -82,6 +82,30 @@ struct CompareCommandTests {
         return corpus
     }
 
+    /// `--baseline previous` compares each suite with the last run that has it: a night of other
+    /// suites in between hides no regression (it did: every ulc case was "new" against an
+    /// xcallback-only run, exit 0). `--baseline N` for an implementation not in run N judges it
+    /// the usual way (it passed whatever failed: all its cases were "new").
+    @Test func aBaselineIsChosenPerSuiteAndAnAbsentImplementationIsJudgedAsUsual() async throws {
+        let dir = CLI.temporaryDirectory()
+        func run(_ corpus: String, _ suites: [String], _ extra: [String] = []) async throws -> CLI.Result {
+            try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--no-reports", "--no-progress"]
+                              + suites.flatMap { ["--suite", $0] } + extra)
+        }
+        let good = try Self.corpus(in: dir, broken: false), bad = try Self.corpus(in: dir, broken: true)
+        #expect(try await run(good, ["ulc", "xcallback"]).status == 0)
+        #expect(try await run(good, ["xcallback"]).status == 0)
+        let third = try await run(bad, ["ulc"], ["--baseline", "previous"])
+        #expect(third.status == 1, "\(third.output)")
+        #expect(third.stdout.contains("run 1 -> run 3") && third.stdout.contains("ulc/parse-identification/no-query (ULC-1 MUST): pass -> fail"),
+                "\(third.stdout)")
+        #expect(third.stdout.contains(" 0 new, 0 removed"), "xcallback's cases are not compared: \(third.stdout)")
+        let disagreeing = "python3 " + DifferentialFuzzTests.adapter
+        let absent = try await run(good, ["ulc"], ["--implementation", "reference", "--adapter", disagreeing, "--baseline", "1"])
+        #expect(absent.status == 1, "\(absent.output)")
+        #expect(absent.stdout.contains("disagreeing: not in run 1; judged as usual ("), "\(absent.stdout)")
+    }
+
     @Test func runWithABaselineFailsOnRegressionsOnly() async throws {
         let dir = CLI.temporaryDirectory()
         func run(_ corpus: String, _ extra: [String] = []) async throws -> CLI.Result {

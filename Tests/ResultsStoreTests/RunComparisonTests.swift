@@ -78,10 +78,33 @@ struct RunComparisonTests {
             [["a": [("c", .pass)]], ["a": [("c", .pass)]], ["a": [("c", .notRun)]], ["a": [("c", .pass)]], ["a": [("c", .fail)]],
              ["b": [("c", .pass)]]],
             statuses: [.completed, .completed, .completed, .interrupted, .completed, .completed], failedToStart: [2])
-        #expect(try store.baselineRun(for: "a", before: runs[4]) == runs[1])   // not the failed start, not the interrupted run
-        #expect(try store.baselineRun(for: "a", before: runs[1]) == runs[0])
-        #expect(try store.baselineRun(for: "a", before: runs[0]) == nil)
-        #expect(try store.baselineRun(for: "b", before: runs[5]) == nil)
+        #expect(try store.baselineRun(for: "a", suite: "ulc", before: runs[4]) == runs[1])   // not the failed start, not the interrupted run
+        #expect(try store.baselineRun(for: "a", suite: "ulc", before: runs[1]) == runs[0])
+        #expect(try store.baselineRun(for: "a", suite: "ulc", before: runs[0]) == nil)
+        #expect(try store.baselineRun(for: "b", suite: "ulc", before: runs[5]) == nil)
+        #expect(try store.started("a", in: runs[1]) && !(try store.started("a", in: runs[2])) && !(try store.started("b", in: runs[1])))
+    }
+
+    /// A run of other suites (`run --suite`) is not a suite's baseline, nor its previous point
+    /// in the history: each suite is compared with the last run that has results in it. Before,
+    /// run 2 (xcallback only) was the baseline of run 3, and run 3's ulc regression was "new".
+    @Test func eachSuiteIsComparedWithItsOwnPreviousResults() throws {
+        let (store, runs) = try Self.store([
+            ["a": [("u1", .pass), ("x1", .pass)]],
+            ["a": [("x1", .pass)]],
+            ["a": [("u1", .fail)]],
+        ])
+        #expect(try store.suites(of: "a", in: runs[2]) == ["ulc"])
+        #expect(try store.baselineRun(for: "a", suite: "ulc", before: runs[2]) == runs[0])
+        #expect(try store.baselineRun(for: "a", suite: "xcallback", before: runs[2]) == runs[1])
+        let comparison = try store.compare(runs[0], runs[2]).only(suites: ["a": ["ulc"]])
+        #expect(comparison.regressionCount == 1 && comparison.implementations[0].removed.isEmpty)
+        let point = try #require(try store.history().first { $0.runID == runs[2] && $0.suite == "ulc" })
+        #expect(point.regressions == 1 && point.previousRun == runs[0])
+        // Beyond the history's window too: the first point of a window has its previous result.
+        let windowed = try #require(try store.history(runs: 1).first { $0.suite == "ulc" })
+        #expect(windowed.regressions == 1 && windowed.previousRun == runs[0])
+        #expect(try store.history().first { $0.runID == runs[0] }?.previousRun == nil)
     }
 
     @Test func historyCountsPerRunImplementationAndSuiteWithItsMoves() throws {
