@@ -11,16 +11,20 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Explain one link (or one document): which protocol, what it asks for, and every rule it breaks.",
         discussion: """
             Examples:
-              linkconform check 'https://cisco.webex.com/logout?ulc-success=https%3A%2F%2Fsampledomain.com%2Fsuccess&ulc-error=https%3A%2F%2Fsampledomain.com%2Ferror'
+              linkconform check 'https://example.com/logout?ulc-success=...&ulc-error=...'
               linkconform check --json '<link>'
-              linkconform check --file link.txt        (raw bytes: invalid UTF-8 and huge links welcome)
+              linkconform check --file link.txt   (raw bytes: invalid UTF-8, any size)
               printf '%s' '<link>' | linkconform check -
               linkconform check --document FILE [--with KEY=VALUE]... [URL...]
-              linkconform check --aasa apple-app-site-association --domain example.com --app-id ABCDE12345.com.example.app https://example.com/buy/42
-              linkconform check --assetlinks assetlinks.json --package com.example.app --fingerprint 14:6D:...:E5 https://example.com/products/1
-              linkconform check 'https://broker.example/authorize?client_id=app&idp_params=%7B%22mitid%22%3A...%7D'
-              linkconform check --domain example.com [--app-id ID] [--package P --fingerprint F] [URL...]
-                  (live: fetches the association files over HTTPS and judges how they are served)
+              linkconform check --aasa apple-app-site-association --domain example.com \\
+                  --app-id ABCDE12345.com.example.app https://example.com/buy/42
+              linkconform check --assetlinks assetlinks.json --package com.example.app \\
+                  --fingerprint 14:6D:...:E5 https://example.com/products/1
+              linkconform check 'https://broker.example/authorize?idp_params=%7B...%7D'
+              linkconform check --domain example.com [--app-id ID] \\
+                  [--package P --fingerprint F] [URL...]
+                  (live: fetches the association files over HTTPS and judges
+                  how they are served)
 
             For each suite that recognises the subject, prints the parts (raw as written and \
             decoded once) and every violation with its requirement id, level and byte offset, \
@@ -80,15 +84,37 @@ struct CheckCommand: AsyncParsableCommand {
     /// Largest input read from a file or stdin; anything longer is cut and reported as too long.
     static let maxInput = 16 << 20
 
-    /// The document parameters of every suite, for the help text.
+    /// The document parameters of every suite, for the help text: a parameter several suites
+    /// take (`domain`) gets a line for each, and every line is wrapped to fit 80 columns.
     static func documentHelp(_ suites: [SuiteDefinition]) -> String {
         let readers = suites.filter(\.readsDocuments)
         guard !readers.isEmpty else { return "Documents: no suite reads documents yet." }
-        var lines = ["Documents (--document), read by: " + readers.map(\.name).joined(separator: ", ") + "."]
+        var lines = ["Documents (--document), read by: " + readers.map(\.name).joined(separator: ", ") + "; each suite that recognises the document reads it."]
         let parameters = Check.documentParameters(suites: readers)
         lines.append(parameters.isEmpty ? "No --with parameters." : "Parameters (--with KEY=VALUE):")
-        for p in parameters { lines.append("  \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.help)") }
+        let declared = readers.flatMap(\.documentParameters)
+        for p in parameters {
+            for (i, other) in declared.filter({ $0.name == p.name }).enumerated() {
+                let name = i == 0 ? p.name : ""
+                lines += wrapped(other.help, first: "  " + name.padding(toLength: 14, withPad: " ", startingAt: 0) + " ", width: 79)
+            }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` cut at spaces into lines of at most `width` characters, the first after `first`
+    /// and the others indented as far (the help's own wrapping would start them at column 0).
+    static func wrapped(_ text: String, first: String, width: Int) -> [String] {
+        let indent = String(repeating: " ", count: first.count)
+        var lines: [String] = [], line = first
+        for word in text.split(separator: " ") {
+            if line.count > indent.count, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.count > indent.count ? " " : "") + word
+        }
+        return lines + [line]
     }
 
     func validate() throws {

@@ -222,4 +222,46 @@ struct CheckCommandTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("no suite takes the parameter 'app' (known: domain, app-id, package, fingerprint, relation)"))
     }
+
+    /// `domain` is asked of statement lists too: given with one, it does not make the aasa suite
+    /// read the list as well (which then said `not-object` of it); an AASA file given a domain
+    /// alone is still read by aasa, and the help gives the parameter's meaning for each suite.
+    @Test func aParameterSeveralSuitesTakeDoesNotClaimADocument() throws {
+        let fingerprint = AssetLinksMitIDCheckTests.fingerprint
+        let list = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": [""#
+            + fingerprint + #""]}}]"#
+        let parameters = ["domain": "example.com", "package": "com.example.app", "fingerprint": fingerprint]
+        let listReport = Check.explain(.document(CheckDocument(path: "assetlinks.json", bytes: Array(list.utf8), parameters: parameters,
+                                                               urls: ["https://example.com/a"])))
+        #expect(listReport.explanations.map(\.suite) == ["assetlinks"])
+        #expect(listReport.verdict.valid)
+        let onlyDomain = Check.explain(.document(CheckDocument(path: "list", bytes: Array(list.utf8), parameters: ["domain": "example.com"])))
+        #expect(onlyDomain.explanations.map(\.suite) == ["assetlinks"])
+        let aasa = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/*"}]}]}}"#
+        let aasaReport = Check.explain(.document(CheckDocument(path: "aasa", bytes: Array(aasa.utf8), parameters: ["domain": "example.com"])))
+        #expect(aasaReport.explanations.map(\.suite) == ["aasa"])
+        let help = CheckCommand.documentHelp(SuiteRegistry.all)
+        #expect(help.contains("  domain         aasa: the host the file is served for"), "\(help)")
+        #expect(help.contains("                 assetlinks: the host the list is served for"), "\(help)")
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 || !$0.hasPrefix(" ") }, "\(help)")
+    }
+
+    /// With another relation than handle_all_urls, "verified" answers for that relation, and
+    /// the URLs (App Links, which only handle_all_urls verifies) say which one they are matched for.
+    @Test func urlsSayTheRelationTheyAreMatchedFor() throws {
+        let fingerprint = AssetLinksMitIDCheckTests.fingerprint
+        let list = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": [""#
+            + fingerprint + #""]}}]"#
+        func explanation(_ extra: [String: String]) -> CheckExplanation {
+            let parameters = ["package": "com.example.app", "fingerprint": fingerprint].merging(extra) { $1 }
+            return AssetLinksSuite.explanation(of: CheckDocument(path: "assetlinks.json", bytes: Array(list.utf8), parameters: parameters,
+                                                                 urls: ["https://example.com/a"]))
+        }
+        let other = explanation(["relation": "delegate_permission/common.get_login_creds"])
+        #expect(other.fields.first { $0.label == "verified" }?.value == "no")
+        let urls = try #require(other.fields.first { $0.label == "urls" })
+        #expect(urls.value == "matched for delegate_permission/common.handle_all_urls")
+        #expect(urls.note?.contains("not by delegate_permission/common.get_login_creds") == true)
+        #expect(explanation([:]).fields.allSatisfy { $0.label != "urls" })
+    }
 }

@@ -108,11 +108,12 @@ public enum AASASuite {
         guard let document = subject.document else { return nil }
         let domain = document.parameters["domain"], appID = document.parameters["app-id"]
         // A document is this suite's when it was named as one (`check --aasa`, a live check),
-        // when it was asked about as one (a domain or an app ID given), when it looks like an AASA
-        // file, or when it is not JSON at all (the commonest broken AASA file); a JSON document
-        // without any AASA service is left to other suites. One over the size this module reads
-        // is not parsed to find out (it is this suite's, and too large).
-        if !(document.claimed || domain != nil || appID != nil || document.bytes.count > aasaHardSizeLimit),
+        // when it was asked about as one (an app ID given: `domain` is asked of assetlinks files
+        // too, so it does not tell), when it looks like an AASA file, or when it is not JSON at
+        // all (the commonest broken AASA file); a JSON document without any AASA service is left
+        // to other suites. One over the size this module reads is not parsed to find out (it is
+        // this suite's, and too large).
+        if !(document.claimed || appID != nil || document.bytes.count > aasaHardSizeLimit),
            let json = try? JSONParser.parse(document.bytes),
            !(json.objectValue.map({ object in services.contains { object[$0] != nil } }) ?? false) {
             return nil

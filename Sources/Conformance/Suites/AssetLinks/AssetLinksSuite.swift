@@ -173,6 +173,12 @@ public enum AssetLinksSuite {
             }
             let statements = list?.statements ?? []
             let matcher = AssetLinksMatcher(statements: statements, packageName: packageName, fingerprint: canonical)
+            if relation != AssetLinksRelation.handleAllURLs, !document.urls.isEmpty {
+                // URLs open the app as App Links, which only handle_all_urls verifies: "verified"
+                // above answers another question.
+                fields.append(.init("urls", value: "matched for \(AssetLinksRelation.handleAllURLs)",
+                                    note: "App Links are verified by that relation alone, not by \(relation)"))
+            }
             for url in document.urls {
                 let domain = parameters["domain"] ?? LinkURL(parsing: url).normalizedHost ?? ""
                 let r = matcher.match(url: url, domain: domain)
