@@ -54,7 +54,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
 
     @OptionGroup var corpusOptions: CorpusOptions
 
-    @OptionGroup var implementationOptions: ImplementationOptions
+    @OptionGroup var adapterOptions: FuzzAdapterOptions
 
     @Option(name: .customLong("operation"), help: ArgumentHelp("Only this operation (repeatable). Default: every operation the adapter answers.", valueName: "op"))
     var operations: [String] = []
@@ -62,7 +62,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to fuzz, in seconds.", valueName: "seconds"))
     var seconds: Double = 60
 
-    @Option(help: ArgumentHelp("Stop after this many inputs (default: no limit).", valueName: "n"))
+    @Option(help: ArgumentHelp("Stop after the inputs numbered 0 to n-1 (default: no limit). A number is skipped, and not counted among the inputs sent, when eight mutations of a corpus input gave no new input the operation accepts, or when its operation was set aside: the run may send a few fewer than n. The corpus pass is not counted.", valueName: "n"))
     var maxInputs: Int?
 
     @Option(help: ArgumentHelp("The seed of the inputs (default: one picked at random and printed).", valueName: "n"))
@@ -83,12 +83,6 @@ struct FuzzRunCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if !implementationOptions.builtIns.isEmpty {
-            throw ValidationError("fuzz compares an adapter with the built-in reference; --implementation is not taken")
-        }
-        if implementationOptions.adapterCommands.count + implementationOptions.manifestPaths.count != 1 {
-            throw ValidationError("fuzz takes exactly one --adapter or --adapter-manifest")
-        }
         for name in operations where SuiteRegistry.operation(named: name) == nil {
             let known = SuiteRegistry.all.flatMap(\.operations).map(\.name).joined(separator: ", ")
             throw ValidationError("unknown operation '\(name)'; known operations: \(known)")
@@ -104,11 +98,11 @@ struct FuzzRunCommand: AsyncParsableCommand {
         let stop = StopSignal()
         stop.install()
         let corpus = try corpusOptions.loadOrExit()
-        var adapterOptions = implementationOptions
-        if adapterOptions.maxRestarts == nil { adapterOptions.maxRestarts = Self.defaultMaxRestarts }
+        var adapterOptions = adapterOptions
+        if adapterOptions.adapter.maxRestarts == nil { adapterOptions.adapter.maxRestarts = Self.defaultMaxRestarts }
         let plan: ImplementationPlan
-        switch adapterOptions.plans() {
-        case .success(let plans): plan = plans[0]
+        switch adapterOptions.plan() {
+        case .success(let found): plan = found
         case .failure(let error):
             for message in error.messages { Console.error(message) }
             throw Exit.harness

@@ -63,6 +63,21 @@ struct DifferentialFuzzTests {
         #expect(FuzzRunCommand.status(stats).hasSuffix(", minimising 2"))
     }
 
+    /// fuzz compares one adapter with the reference: its help offers no --implementation and
+    /// calls neither adapter option repeatable; both are refused with the reason.
+    @Test func theHelpOffersOneAdapterAndNoImplementation() async throws {
+        let help = try await CLI.run(["fuzz", "run", "--help"])
+        #expect(help.status == 0)
+        let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(!flat.contains("--implementation"), "\(help.stdout)")
+        #expect(!flat.contains("adapter command (repeatable)") && !flat.contains("adapter manifest (repeatable)"), "\(help.stdout)")
+        #expect(flat.contains("Give it or --adapter-manifest, once.") && flat.contains("Give it or --adapter, once."), "\(help.stdout)")
+        let builtIn = try await CLI.run(["fuzz", "--implementation", "reference", "--adapter", "x"])
+        #expect(builtIn.status == 64 && builtIn.stderr.contains("--implementation is not taken"), "\(builtIn.output)")
+        let two = try await CLI.run(["fuzz", "--adapter", "a", "--adapter-manifest", "b.json"])
+        #expect(two.status == 64 && two.stderr.contains("fuzz takes exactly one --adapter or --adapter-manifest"), "\(two.output)")
+    }
+
     @Test func theReferenceOverTheProtocolAgreesWithItself() async throws {
         let dir = CLI.temporaryDirectory()
         let result = try await Self.fuzz(dir, ["--adapter", "\(CLI.binary) adapter", "--operation", "ulc.parse", "--operation", "aasa.match",
