@@ -238,7 +238,7 @@ struct AASACommand: ParsableCommand {
                     "\(c.old.rawValue) -> \(c.new.rawValue)  \(Escaping.terminal(c.witness))  old: \(AASACommand.place(c.oldRule, index: c.oldIndex))  new: \(AASACommand.place(c.newRule, index: c.newIndex))"
                 }
                 lines.insert(contentsOf: sizeNotes, at: 0)
-                if report.changes.isEmpty { lines.append(report.complete ? "no change" : "no change found within the bounds") }
+                if report.changes.isEmpty { lines.append(Self.unchanged(complete: report.complete, old: a, new: b)) }
                 if !report.complete { lines.append("undecided: the comparison stopped at its bounds; other changes may exist (raise --max-states)") }
                 Console.line(lines.joined(separator: "\n"))
             }
@@ -247,6 +247,19 @@ struct AASACommand: ParsableCommand {
             let lostToSize = b.refusedForSize && !a.refusedForSize
             let failing = lostToSize || (failOn == .any ? !report.changes.isEmpty : report.changes.contains(where: \.losesMatch))
             if failing || !report.complete { throw Exit.failures }
+        }
+
+        /// The line for rules that decide every URL alike: "no change", unless one version is
+        /// refused for its size and the other is not, which changes what a device does.
+        static func unchanged(complete: Bool, old: Loaded, new: Loaded) -> String {
+            let within = complete ? "" : " (within the bounds)"
+            if new.refusedForSize && !old.refusedForSize {
+                return "the rules decide every URL as before\(within), but iOS refuses the new version: every URL the old one opened in the app opens in the browser"
+            }
+            if old.refusedForSize && !new.refusedForSize {
+                return "the rules decide every URL as before\(within), but iOS refused the old version: every URL the new one matches opens the app, where none did"
+            }
+            return complete ? "no change" : "no change found within the bounds"
         }
     }
 }
