@@ -50,7 +50,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Print every change as JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Cases listed per kind and implementation in the text (default 20).", valueName: "n"))
+    @Option(help: ArgumentHelp("Cases listed per kind and implementation in the text.", valueName: "n"))
     var limit = 20
 
     func validate() throws {
@@ -66,6 +66,10 @@ struct CompareCommand: ParsableCommand {
             throw Exit.harness
         }
         guard let before = try beforeArgument ?? store.previousCompletedRun(before: after) else {
+            // Nothing to compare with; the later run's results are still read, as `report` reads
+            // them, so that a damaged store is named (exit 2, StoreError) rather than taken for
+            // a store with one run.
+            _ = try store.summary(run: after)
             Console.error("no completed run before run \(after) in \(db) to compare with")
             throw Exit.harness
         }

@@ -49,13 +49,14 @@ struct DamagedStoreTests {
         }
     }
 
-    /// A store with two completed runs of `results` results each of the implementation "impl",
-    /// and `findings` fuzz findings, every page written into the file (no WAL left).
-    static func largeStore(results: Int, findings: Int = 0) throws -> String {
+    /// A store with `runs` completed runs (two unless told) of `results` results each of the
+    /// implementation "impl", and `findings` fuzz findings, every page written into the file
+    /// (no WAL left).
+    static func largeStore(results: Int, findings: Int = 0, runs: Int = 2) throws -> String {
         let path = CLI.temporaryDirectory() + "/large.sqlite"
         do {
             let store = try ResultsStore(path: path)
-            for night in 0..<2 {
+            for night in 0..<runs {
                 let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:]))
                 let impl = try store.register(ImplementationInfo(name: "impl", version: "\(night)", language: "", homepage: ""), run: run)
                 try store.insert((0..<results).map { i in
@@ -98,6 +99,16 @@ struct DamagedStoreTests {
                           ["compare", "2"], ["report", "--stdout", "--format", "junit"]] {
             Self.expectHarnessFailure(try await CLI.run(arguments + ["--db", db]), db, "database disk image is malformed")
         }
+    }
+
+    /// One run, its results damaged: `compare` has no run to compare it with, and says the
+    /// store is damaged, as `report` does, rather than only that there is no earlier run.
+    @Test func compareNamesTheDamageOfAStoreWithOneRun() async throws {
+        let db = try Self.largeStore(results: 3_000, runs: 1)
+        #expect(try await CLI.run(["compare", "--db", db]).stderr.contains("no completed run before run 1"), "an undamaged store with one run")
+        try Self.damagePages(db)
+        Self.expectHarnessFailure(try await CLI.run(["compare", "--db", db]), db, "database disk image is malformed")
+        Self.expectHarnessFailure(try await CLI.run(["report", "--db", db, "--out", CLI.temporaryDirectory()]), db, "database disk image is malformed")
     }
 
     @Test func findingsInADamagedStoreAreAHarnessFailureNotOpenFindings() async throws {
