@@ -115,7 +115,7 @@ struct FindingsCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The (minimised) input that reproduces it.", valueName: "file"))
         var input: String
 
-        @Option(help: ArgumentHelp("The implementation fuzzed (default: reference).", valueName: "name"))
+        @Option(help: ArgumentHelp("The implementation fuzzed.", valueName: "name"))
         var implementation = "reference"
 
         func run() throws {
@@ -138,7 +138,14 @@ struct FindingsCommand: ParsableCommand {
     struct Fix: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a finding fixed and keep its reproducer as a regression input.",
-            discussion: "Writes Corpus/fuzz/regressions/TARGET/<signature hash> (replayed by swift test) and marks the finding fixed.")
+            discussion: """
+                Writes Corpus/fuzz/regressions/TARGET/finding-<hash> (the first 12 hex digits of the \
+                SHA-256 of the finding's signature; replayed by swift test) and marks the finding fixed.
+
+                Exit codes: 0 done; 2 the store cannot be read or written, the file cannot be \
+                written, or the finding names no known fuzz target; 64 no finding has that id, or \
+                usage.
+                """)
 
         @OptionGroup var store: StoreOption
 
@@ -183,6 +190,12 @@ struct FindingsCommand: ParsableCommand {
                 provenance is `regression`, naming the finding. The corpus is linted again, and the file left \
                 as it was if the case is not clean. The implementation that disagreed fails the new case: \
                 list it in its expected-failures file, or fix the implementation.
+
+                Exit codes: 0 promoted; 2 no case can be made or written (the corpus has it \
+                already: a finding promoted twice; the reference does not answer the input; no \
+                case names a requirement to judge it by; it would not be lint-clean), or the store \
+                cannot be read or written; 64 no differential finding has that id (or the id is \
+                not D<number>), or usage.
                 """)
 
         @OptionGroup var store: StoreOption

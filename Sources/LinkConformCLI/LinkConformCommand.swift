@@ -23,7 +23,8 @@ public struct LinkConformCommand: AsyncParsableCommand {
 
             Exit codes: 0 as expected; 1 unexpected failures (a MUST not met, an error); \
             2 the harness could not do its job (bad corpus, a store that cannot be read or written, \
-            a folder or file that cannot be written); 64 usage error.
+            a folder or file that cannot be written); 64 usage error; 130 `run` or `fuzz` \
+            interrupted (Ctrl-C; what ran or was found is stored).
             """,
         version: LinkConformVersion.current,
         subcommands: [RunCommand.self, ReportCommand.self, CompareCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,

@@ -17,7 +17,8 @@ struct RunCommand: AsyncParsableCommand {
             (default: the built-in reference), shows progress on stderr, stores the run in the \
             results database, prints a summary per suite and writes summary.md, results.json, \
             junit.xml, index.html (one self-contained page: summary, history of the last runs, \
-            requirement matrix, every case that did not pass) and badges/ (an SVG badge and a \
+            requirement matrix, the first 500 cases per implementation that did not pass: not \
+            pass, informational, skipped or expectedFail) and badges/ (an SVG badge and a \
             shields.io endpoint JSON per implementation and suite).
 
             Other implementations run as adapters: --adapter 'python3 my_adapter.py' or \
@@ -26,8 +27,10 @@ struct RunCommand: AsyncParsableCommand {
             and a listed case that passes is an unexpectedPass.
 
             The summary counts outcomes: pass; fail (a MUST not met); nonStrict (a SHOULD not met); \
-            informational (the source is silent: recorded, not judged); skipped; errored. It also says \
-            how many passes an implementation that does nothing would have earned.
+            informational (the source is silent: recorded, not judged); skipped; errored; and, only \
+            when some result has them, crashed, timedOut, protocolError, notRun, expectedFail and \
+            unexpectedPass (README.md, "Reading a report"). It also says how many passes an \
+            implementation that does nothing would have earned.
 
             With --baseline previous (what a nightly wants), the exit code depends on regressions \
             only: each suite of each implementation is compared with the last completed run in \

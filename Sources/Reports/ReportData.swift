@@ -39,7 +39,7 @@ public struct ReportData: Sendable {
     public static let columns: [Outcome] = [.pass, .fail, .nonStrict, .informational, .skipped, .errored, .crashed,
                                             .timedOut, .protocolError, .notRun, .expectedFail, .unexpectedPass]
 
-    /// Columns worth showing: the first five always, the rest only when some row has them.
+    /// Columns worth showing: the first six (pass to errored) always, the rest only when some row has them.
     public var visibleColumns: [Outcome] {
         Self.columns.enumerated().filter { i, outcome in i < 6 || summary.contains { $0.count(outcome) > 0 } }.map(\.element)
     }

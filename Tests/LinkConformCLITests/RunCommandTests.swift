@@ -77,8 +77,15 @@ struct RunCommandTests {
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("Exit codes"))
+        func flat(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(flat(help.stdout).contains("130 `run` or `fuzz` interrupted"), "\(help.stdout)")
         let runHelp = try await CLI.run(["run", "--help"])
         #expect(runHelp.stdout.contains("nonStrict"))
+        // The file findings fix writes, and the exit codes of fix and promote.
+        let fix = flat(try await CLI.run(["findings", "fix", "--help"]).stdout)
+        #expect(fix.contains("Corpus/fuzz/regressions/TARGET/finding-<hash>") && fix.contains("64 no finding has that id"), "\(fix)")
+        let promote = flat(try await CLI.run(["findings", "promote", "--help"]).stdout)
+        #expect(promote.contains("a finding promoted twice") && promote.contains("64 no differential finding has that id"), "\(promote)")
     }
 
     @Test func interruptedRunIsMarkedAndKeepsItsResults() async throws {
