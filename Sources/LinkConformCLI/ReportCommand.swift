@@ -83,8 +83,13 @@ struct ReportCommand: ParsableCommand {
         if let verifyStatement { return try verify(verifyStatement) }
         let store = try StoreOpening.open(db)
         if list {
-            for r in try store.runs(limit: 50) {
+            let shown = 50
+            let runs = try store.runs(limit: shown + 1)
+            for r in runs.prefix(shown) {
                 Console.line("\(r.id)\t\(r.status.rawValue)\t\(r.startedAt)\tcorpus \(r.corpusFingerprint.prefix(12))\t\(r.gitCommit ?? "-")")
+            }
+            if runs.count > shown, let oldest = runs.prefix(shown).last {
+                Console.line("(the \(shown) newest runs; older ones, before run \(oldest.id), are stored too: --run N reports any of them)")
             }
             return
         }

@@ -24,7 +24,8 @@ public enum IncompleteRunReport {
         }
         if run.implementationsNotReached > 0 {
             let n = run.implementationsNotReached
-            parts.append("\(n) implementation\(n == 1 ? "" : "s") it was started with never ran, \(cases) cases each")
+            let names = run.namesNotReached.count == n ? ": " + run.namesNotReached.joined(separator: ", ") : ""
+            parts.append("\(n) implementation\(n == 1 ? "" : "s") it was started with never ran, \(cases) cases each\(names)")
         }
         return head + "\(missing) of the \(expected) cases it was to run \(missing == 1 ? "has" : "have") no result"
             + (parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")")
@@ -42,6 +43,7 @@ public enum IncompleteRunReport {
                 ["name": .string(gap.name), "casesWithoutResult": gap.casesWithoutResult.map(JSONValue.int) ?? .null]
             }),
             "implementationsNotReached": .int(run.implementationsNotReached),
+            "namesNotReached": .array(run.namesNotReached.map(JSONValue.string)),
             "message": .string(sentence(run)),
         ]
     }

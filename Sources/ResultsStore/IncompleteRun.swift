@@ -25,6 +25,9 @@ public struct IncompleteRun: Sendable, Hashable {
     /// Implementations the run was started with (its options' `implementations`) that it never
     /// reached: they have no result at all.
     public let implementationsNotReached: Int
+    /// Their names as the run was given them (a manifest's name or the command; the run goes
+    /// through its implementations in order, so these are the last ones it was given).
+    public var namesNotReached: [String] = []
 
     /// Cases without a result, over the implementations in the run and those it never reached;
     /// nil when the corpus's cases are not known.
@@ -58,9 +61,10 @@ extension ResultsStore {
                 """, [.integer(run), .text(record.corpusFingerprint)]) { row in
                 IncompleteRun.Gap(implementationID: row.int64("id"), name: row.text("name"), casesWithoutResult: known ? row.int("missing") : nil)
             }
-            let planned = (try? JSONParser.parse(record.options))?["implementations"]?.arrayValue?.count ?? 0
+            let planned = ((try? JSONParser.parse(record.options))?["implementations"]?.arrayValue ?? []).map { $0.stringValue ?? "" }
             return IncompleteRun(run: run, status: record.status, corpusCases: known ? cases : nil, implementations: gaps,
-                                 implementationsNotReached: max(0, planned - gaps.count))
+                                 implementationsNotReached: max(0, planned.count - gaps.count),
+                                 namesNotReached: Array(planned.dropFirst(gaps.count)))
         }
     }
 }

@@ -50,6 +50,21 @@ struct CompareCommandTests {
         #expect(text.stdout.contains("... and 2 more"))
     }
 
+    /// `report --list` shows the 50 newest runs and says that older ones exist.
+    @Test func theRunListSaysWhenItStopsShort() async throws {
+        let path = CLI.temporaryDirectory() + "/r.sqlite"
+        let store = try ResultsStore(path: path)
+        for _ in 0..<52 {
+            try store.finishRun(try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:])), status: .completed)
+        }
+        let list = try await CLI.run(["report", "--list", "--db", path])
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.count == 51 && lines.first?.hasPrefix("52\t") == true && lines[49].hasPrefix("3\t"), "\(list.stdout)")
+        #expect(lines.last == "(the 50 newest runs; older ones, before run 3, are stored too: --run N reports any of them)")
+        let few = try await CLI.run(["report", "--list", "--db", try Self.seeded()])
+        #expect(few.stdout.split(separator: "\n").count == 2)
+    }
+
     @Test func missingRunsAreClearErrors() async throws {
         let db = try Self.seeded()
         let missing = try await CLI.run(["compare", "7", "9", "--db", db])

@@ -108,7 +108,7 @@ struct ReportsTests {
         let data = try #require(try ReportData.load(from: store, run: run))
         let cases = try #require(data.incomplete?.corpusCases)
         let sentence = "run \(run) is incomplete (interrupted): \(2 * cases - 10) of the \(2 * cases) cases it was to run have no result "
-            + "(vendor \(cases - 10) of \(cases); 1 implementation it was started with never ran, \(cases) cases each)"
+            + "(vendor \(cases - 10) of \(cases); 1 implementation it was started with never ran, \(cases) cases each: other)"
         #expect(try TerminalSummary.render(data).contains(sentence))
         #expect(try MarkdownReport.render(data).contains("**Incomplete run:** " + sentence))
         #expect(try HTMLReport.render(data).contains(#"<p class="incomplete" id="incomplete"><strong>Incomplete run:</strong> "# + sentence))

@@ -42,6 +42,8 @@ struct IncompleteRunTests {
         let incomplete = try #require(try store.incompleteRun(run))
         #expect(incomplete.implementationsNotReached == 2)
         #expect(incomplete.casesWithoutResult == 2 + 2 * 3 && incomplete.expectedResults == 9)
+        // Named, as the run was given them: the sentence no longer says only "2 implementations".
+        #expect(incomplete.namesNotReached == ["b", "c"])
     }
 
     @Test func withoutItsCorpusTheCountIsUnknownNotZero() throws {
