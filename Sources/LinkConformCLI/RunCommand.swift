@@ -148,33 +148,34 @@ struct RunCommand: AsyncParsableCommand {
     /// the usual way.
     func gateOnRegressions(store: ResultsStore, data: ReportData, run: Int64, baseline: String) throws -> Bool {
         let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: strict) })
-        // Per baseline run: the implementations compared with it, and the suites of each.
-        var byBaseline: [Int64: [String: Set<String>]] = [:]
-        var failed = false
-        for implementation in data.implementations {
-            let name = implementation.info.name
-            let suites = try store.suites(of: name, in: run)
-            var bases: [String: Int64] = [:]
-            if let n = Int64(baseline) {
-                if try store.started(name, in: n) { for suite in suites { bases[suite] = n } }
-            } else {
-                for suite in suites { bases[suite] = try store.baselineRun(for: name, suite: suite, before: run) }
+        let names = data.implementations.map(\.info.name)
+        var comparisons: [RunComparison] = []
+        var judgedAsUsual: [(StoredImplementation, String)] = []
+        if let n = Int64(baseline) {
+            var started: Set<String> = []
+            for implementation in data.implementations {
+                if try store.started(implementation.info.name, in: n) { started.insert(implementation.info.name) } else { judgedAsUsual.append((implementation, "not in run \(n)")) }
             }
-            if bases.isEmpty {
-                let failures = data.count(failing, implementation: implementation.id)
-                let why = Int64(baseline).map { "not in run \($0)" } ?? "no earlier run to compare with"
-                Console.line("\(Escaping.terminal(name)): \(why); judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
-                if failures > 0 { failed = true }
-                continue
-            }
-            for (suite, base) in bases { byBaseline[base, default: [:]][name, default: []].insert(suite) }
-            let unseen = suites.filter { bases[$0] == nil }
-            if !unseen.isEmpty {
-                Console.line("\(Escaping.terminal(name)): first results in \(unseen.joined(separator: ", ")): their cases are new, none is a regression")
+            if !started.isEmpty { comparisons = [try store.compare(n, run, strict: strict).only(started)] }
+        } else {
+            let previous = try store.comparedWithPreviousResults(run, names: names, strict: strict)
+            comparisons = previous.comparisons
+            for implementation in data.implementations {
+                let name = implementation.info.name
+                if previous.isFirst(name) {
+                    judgedAsUsual.append((implementation, "no earlier run to compare with"))
+                } else if let unseen = previous.firstResults[name] {
+                    Console.line("\(Escaping.terminal(name)): first results in \(unseen.joined(separator: ", ")): their cases are new, none is a regression")
+                }
             }
         }
-        for (base, suites) in byBaseline.sorted(by: { $0.key < $1.key }) {
-            let comparison = try store.compare(base, run, strict: strict).only(suites: suites)
+        var failed = false
+        for (implementation, why) in judgedAsUsual {
+            let failures = data.count(failing, implementation: implementation.id)
+            Console.line("\(Escaping.terminal(implementation.info.name)): \(why); judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
+            if failures > 0 { failed = true }
+        }
+        for comparison in comparisons {
             Console.out("\nagainst the baseline: " + ComparisonReport.text(comparison, limit: 20))
             if comparison.regressionCount > 0 { failed = true }
         }

@@ -38,6 +38,7 @@ public enum HTMLReport {
         try page.masthead()
         try out.line("<main>")
         try page.summary()
+        try ChangesReport.html(data, to: out)
         try page.trend()
         try page.matrix()
         try page.implementations()
@@ -99,7 +100,7 @@ public enum HTMLReport {
             try fact("Corpus fingerprint (SHA-256)", "<code>\(Escaping.html(run.corpusFingerprint))</code>")
             try out.line("</dl>")
             try out.line("</div></header>")
-            try out.line(##"<nav class="toc"><div class="wrap"><a href="#summary">Summary</a><a href="#history">History</a><a href="#matrix">Requirements</a><a href="#implementations">Implementations</a><a href="#problems">Not passed</a></div></nav>"##)
+            try out.line(##"<nav class="toc"><div class="wrap"><a href="#summary">Summary</a><a href="#changes">Changes</a><a href="#history">History</a><a href="#matrix">Requirements</a><a href="#implementations">Implementations</a><a href="#problems">Not passed</a></div></nav>"##)
         }
 
         func fact(_ name: String, _ html: String) throws {

@@ -28,6 +28,7 @@ public enum MarkdownReport {
         try out.line("which does nothing (always \"not a callback\", \"refused\", \"nothing opened\") would also have earned.")
         try out.line()
         try summary(data, to: out)
+        try ChangesReport.markdown(data, to: out)
         try implementations(data, to: out)
         try matrix(data, to: out)
         for impl in data.implementations { try problems(of: impl, data, to: out) }

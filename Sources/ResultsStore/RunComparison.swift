@@ -78,6 +78,26 @@ public struct RunComparison: Sendable {
     }
 }
 
+/// A run compared suite by suite with each implementation's previous results
+/// (``ResultsStore/comparedWithPreviousResults(_:names:strict:)``).
+public struct PreviousResultsComparison: Sendable {
+    /// One comparison per earlier run, each holding only the implementations and suites whose
+    /// previous results are in that run, oldest first.
+    public var comparisons: [RunComparison] = []
+    /// Per implementation name, the suites it has no earlier results in (every case there is new).
+    public var firstResults: [String: [String]] = [:]
+
+    /// Whether the implementation has earlier results in none of its suites.
+    public func isFirst(_ name: String) -> Bool {
+        !comparisons.contains { $0.implementations.contains { $0.name == name } }
+    }
+
+    /// The implementation's changes across the comparisons, oldest baseline first.
+    public func changes(of name: String) -> [ImplementationComparison] {
+        comparisons.flatMap { $0.implementations.filter { $0.name == name } }
+    }
+}
+
 /// One implementation's changes between two runs.
 public struct ImplementationComparison: Sendable {
     public let name: String
@@ -209,6 +229,29 @@ extension ResultsStore {
                 JOIN implementation i ON i.id = ri.implementationId WHERE ri.runId = ? AND i.name = ? ORDER BY c.suite
                 """, [.integer(run), .text(name)]) { $0.text("suite") }
         }
+    }
+
+    /// Each suite of each implementation of `run` (by name) compared with that implementation's
+    /// previous results in the suite (``baselineRun(for:suite:before:)``): what `run --baseline
+    /// previous` gates on and what the reports list as changed since the previous results.
+    public func comparedWithPreviousResults(_ run: Int64, names: [String], strict: Bool) throws -> PreviousResultsComparison {
+        var byBaseline: [Int64: [String: Set<String>]] = [:]
+        var result = PreviousResultsComparison()
+        for name in names {
+            var unseen: [String] = []
+            for suite in try suites(of: name, in: run) {
+                if let base = try baselineRun(for: name, suite: suite, before: run) {
+                    byBaseline[base, default: [:]][name, default: []].insert(suite)
+                } else {
+                    unseen.append(suite)
+                }
+            }
+            if !unseen.isEmpty { result.firstResults[name] = unseen }
+        }
+        result.comparisons = try byBaseline.sorted { $0.key < $1.key }.map { base, suites in
+            try compare(base, run, strict: strict).only(suites: suites)
+        }
+        return result
     }
 
     /// The newest completed run before `run` in which the implementation called `name` has

@@ -82,7 +82,8 @@ struct HostileInputTests {
         #expect(Self.raw(md).isEmpty, "raw control or bidi characters: \(Self.raw(md).map { String($0.value, radix: 16) })")
         #expect(!md.lowercased().contains("<script"))
         let lines = Self.renderedLines(md)
-        let headings = ["# LinkConform run ", "## Summary", "## Implementations", "## Requirements by implementation", "## Not passed: "]
+        let headings = ["# LinkConform run ", "## Summary", "## Changes since the previous results", "### ", "## Implementations",
+                        "## Requirements by implementation", "## Not passed: "]
         for line in lines where line.hasPrefix("#") {
             #expect(headings.contains { line.hasPrefix($0) }, "a heading the report did not write: \(line)")
         }

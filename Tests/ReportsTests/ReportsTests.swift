@@ -32,6 +32,33 @@ struct ReportsTests {
         return (store, run)
     }
 
+    /// summary.md and index.html name the cases that got worse or better since each
+    /// implementation's previous results in their suite (before, only counts and triangles did):
+    /// night 1 has ulc and xcallback, night 2 only xcallback, night 3 only ulc, where u1 failed.
+    @Test func theCasesThatMovedAreNamed() throws {
+        let store = try ResultsStore(path: TestScratch.path("reports", "moves.sqlite"))
+        var runs: [Int64] = []
+        for night in [["ulc/u1": Outcome.pass, "ulc/u2": .fail, "xcallback/x1": .pass], ["xcallback/x1": .pass], ["ulc/u1": .fail, "ulc/u2": .pass]] {
+            let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "0.1.0", options: [:]))
+            let impl = try store.register(ImplementationInfo(name: "vendor", version: "1", language: "", homepage: ""), run: run)
+            try store.insert(night.sorted { $0.key < $1.key }.map { id, outcome in
+                CaseResult(suite: String(id.prefix { $0 != "/" }), caseID: id, operation: "op", requirement: "R-1", level: .must, outcome: outcome,
+                           nullWouldPass: false, actual: nil, expected: [:], message: "said \(id)", durationNanos: 1)
+            }, run: run, implementation: impl)
+            try store.finishRun(run, status: .completed)
+            runs.append(run)
+        }
+        let data = try #require(try ReportData.load(from: store, run: runs[2]))
+        let markdown = try MarkdownReport.render(data)
+        #expect(markdown.contains("### vendor (against run \(runs[0]))"), "\(markdown)")
+        #expect(markdown.contains("1 worse:\n\n- `ulc/u1` (R-1 MUST): pass -> fail: said ulc/u1"))
+        #expect(markdown.contains("1 better:\n\n- `ulc/u2` (R-1 MUST): fail -> pass"))
+        let html = try HTMLReport.render(data)
+        #expect(html.contains(#"<li><code>ulc/u1</code> <span class="dim">R-1 MUST</span> pass -&gt; fail: said ulc/u1</li>"#), "\(html)")
+        let first = try #require(try ReportData.load(from: store, run: runs[0]))
+        #expect(try MarkdownReport.render(first).contains("No earlier results to compare with."))
+    }
+
     @Test func junitIsWellFormedAndMapsOutcomes() throws {
         let (store, run) = try Self.storedRun()
         let data = try #require(try ReportData.load(from: store, run: run))
