@@ -93,6 +93,8 @@ public enum HTMLReport {
             try fact("Started", Escaping.html(time(run.startedAt)))
             if let finished = run.finishedAt {
                 try fact("Finished", Escaping.html(time(finished)) + (duration(from: run.startedAt, to: finished).map { #" <span class="dim">(\#($0))</span>"# } ?? ""))
+            } else if run.status == .interrupted {
+                try fact("Finished", #"<span class="dim">not known: the process ended without saying so (killed), and the run was found interrupted later</span>"#)
             }
             try fact("LinkConform", Escaping.html(run.toolVersion))
             try fact("Results", grouped(data.resultCount))

@@ -19,7 +19,8 @@ public enum MarkdownReport {
             try out.line()
         }
         try out.line("- status: \(run.status.rawValue)")
-        try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" } ?? ""))
+        try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" }
+            ?? (run.status == .interrupted ? ", finished: not known (killed; found interrupted later)" : "")))
         try out.line("- corpus fingerprint (SHA-256): \(Escaping.markdownCode(run.corpusFingerprint))")
         try out.line("- LinkConform \(Escaping.markdownInline(run.toolVersion))" + (run.gitCommit.map { ", commit \(Escaping.markdownCode($0))" } ?? ""))
         try out.line()

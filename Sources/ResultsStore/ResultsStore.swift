@@ -114,9 +114,10 @@ public final class ResultsStore: Sendable {
             let running = try db.exactRows("SELECT * FROM run WHERE status = ?", [.raw(RunStatus.running)], RunRecord.init)
             for run in running {
                 let alive = run.host == host && (kill(pid_t(run.pid), 0) == 0 || errno == EPERM)
+                // When it died is not known: the time it is found (the next night, perhaps) would
+                // read as its end, so its end stays empty.
                 if !alive {
-                    try db.exactExecute("UPDATE run SET status = ?, finishedAt = ? WHERE id = ?",
-                                        [.raw(RunStatus.interrupted), .text(Self.timestamp()), .integer(run.id)])
+                    try db.exactExecute("UPDATE run SET status = ? WHERE id = ?", [.raw(RunStatus.interrupted), .integer(run.id)])
                 }
             }
         }
