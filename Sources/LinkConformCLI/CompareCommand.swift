@@ -17,8 +17,12 @@ struct CompareCommand: ParsableCommand {
             protocolError; nonStrict with --strict) or when it did not reach the implementation \
             (notRun, skipped). A regression is a case that was not bad and is now; a fix, the \
             reverse. expectedFail is not bad: a case newly listed as an expected failure is no \
-            regression. Other changes of outcome, new and removed cases are listed but never \
-            change the exit code.
+            regression. A case judged under another requirement or level than before (the corpus \
+            changed) is neither: it is listed as changed, with both. Other changes of outcome, new \
+            and removed cases are listed but never change the exit code.
+
+            If BEFORE is the later run, the changes are read backwards (a fix is listed as a \
+            regression); a line says so.
 
             A run stopped by Ctrl-C or killed keeps its results but has none for the cases it did \
             not reach. Either run being incomplete (interrupted, failed, or still running) is said \
@@ -78,6 +82,9 @@ struct CompareCommand: ParsableCommand {
             throw Exit.harness
         }
         let comparison = try store.compare(before, after, strict: strict)
+        if before > after {
+            Console.error("run \(before) is later than run \(after): the changes are read backwards (a fix is listed as a regression); `compare \(after) \(before)` reads them forwards")
+        }
         if json {
             Console.line(ComparisonReport.json(comparison).serialized(pretty: true))
         } else {

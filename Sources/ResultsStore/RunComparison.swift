@@ -13,7 +13,8 @@ import GRDB
 /// - **regression**: good before, bad after;
 /// - **fix**: bad before, good after;
 /// - **changed**: another change of outcome (`fail` to `crashed`, `pass` to `nonStrict` without
-///   `strict`, ...), listed but never gating;
+///   `strict`, ...), or any change of a case judged under another requirement or level than
+///   before (the corpus changed, not the implementation), listed but never gating;
 ///
 /// and a case in one run only is **new** or **removed**; but a case of the earlier run that the
 /// later run did not complete before reaching (it is in the later run's corpus, and the later
@@ -165,6 +166,7 @@ extension ResultsStore {
             func changes(from run: Int64, against other: Int64, laterSide: Bool) throws {
                 try db.exactEach("""
                     SELECT i.name, c.suite, c.caseId, c.requirementId, c.level, c.outcome, c.message, o.outcome AS otherOutcome,
+                           o.requirementId AS otherRequirement, o.level AS otherLevel,
                            o.outcome IS NULL AND EXISTS (SELECT 1 FROM corpusCase k WHERE k.corpusFingerprint = ?4
                                                          AND k.suite = c.suite AND k.caseId = c.caseId) AS unreached
                     FROM caseResult c
@@ -179,11 +181,21 @@ extension ResultsStore {
                     let this = row.optionalText("outcome").flatMap(Outcome.init(rawValue:))
                     let that = row.optionalText("otherOutcome").flatMap(Outcome.init(rawValue:))
                     let (b, a) = laterSide ? (that, this) : (this, that)
-                    let kind = row.bool("unreached") ? .noResult : RunComparison.kind(before: b, after: a, strict: strict)
+                    var kind = row.bool("unreached") ? .noResult : RunComparison.kind(before: b, after: a, strict: strict)
+                    var message = row.optionalText("message")
+                    // A case judged under another requirement or level than before (the corpus
+                    // changed, not the implementation) is neither a regression nor a fix.
+                    if let otherRequirement = row.optionalText("otherRequirement"), let otherLevel = row.optionalText("otherLevel"),
+                       otherRequirement != row.text("requirementId") || otherLevel != row.text("level") {
+                        kind = .changed
+                        let (was, now) = ("\(otherRequirement) \(otherLevel)", "\(row.text("requirementId")) \(row.text("level"))")
+                        let moved = laterSide ? "\(was) -> \(now)" : "\(now) -> \(was)"
+                        message = "judged under another requirement or level (\(moved))" + (message.map { "; " + $0 } ?? "")
+                    }
                     let change = CaseChange(kind: kind, suite: row.text("suite"), caseID: row.text("caseId"),
                                             requirementID: row.text("requirementId"),
                                             level: row.value("level", or: RequirementLevel.info), before: b, after: a,
-                                            message: row.optionalText("message"))
+                                            message: message)
                     switch kind {
                     case .regression: byName[name]?.regressions.append(change)
                     case .fix: byName[name]?.fixes.append(change)

@@ -33,6 +33,8 @@ struct CompareCommandTests {
         // Reversed, the same case is a fix, and a fix does not fail.
         let reversed = try await CLI.run(["compare", "2", "1", "--db", db])
         #expect(reversed.status == 0, "\(reversed.output)")
+        #expect(reversed.stderr.contains("run 2 is later than run 1: the changes are read backwards"), "\(reversed.stderr)")
+        #expect(!result.stderr.contains("backwards"))
         #expect(reversed.stdout.contains("0 regressions, 1 fix"))
         // One argument is the later run, compared with the completed run before it.
         #expect(try await CLI.run(["compare", "2", "--db", db]).status == 1)

@@ -60,6 +60,27 @@ struct RunComparisonTests {
         #expect(try store.compare(runs[0], runs[1], strict: true).regressionCount == 1)
     }
 
+    /// A case id the corpus kept but judged under another requirement or level is "changed",
+    /// with both in its message, not a fix or a regression (the corpus moved, not the
+    /// implementation); the history's triangles do not count it either.
+    @Test func aCaseJudgedUnderAnotherRequirementIsChangedNotFixed() throws {
+        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
+        var runs: [Int64] = []
+        for (requirement, level, outcome) in [("ULC-6", RequirementLevel.must, Outcome.fail), ("ULC-20", .should, .nonStrict)] {
+            let run = try store.beginRun(ResultsStoreTests.start)
+            let impl = try store.register(ImplementationInfo(name: "a", version: "1", language: "", homepage: ""), run: run)
+            try store.insert([CaseResult(suite: "ulc", caseID: "ulc/c", operation: "op", requirement: requirement, level: level, outcome: outcome,
+                                         nullWouldPass: false, actual: nil, expected: [:], message: "m", durationNanos: 1)], run: run, implementation: impl)
+            try store.finishRun(run, status: .completed)
+            runs.append(run)
+        }
+        let a = try #require(try store.compare(runs[0], runs[1]).implementations.first)
+        #expect(a.fixes.isEmpty && a.regressions.isEmpty && a.changed.count == 1)
+        #expect(a.changed.first?.message == "judged under another requirement or level (ULC-6 MUST -> ULC-20 SHOULD); m")
+        let point = try #require(try store.history().last)
+        #expect(point.fixes == 0 && point.regressions == 0)
+    }
+
     @Test func implementationsAreMatchedByNameAndNewOnesAreNotRegressions() throws {
         let (store, runs) = try Self.store([
             ["old": [("c", .pass)], "kept": [("c", .pass)]],
