@@ -13,7 +13,14 @@ struct ReportCommand: ParsableCommand {
             `linkconform report --run 3` writes summary.md, results.json, junit.xml and index.html \
             (one self-contained page with the history of the runs up to it) for run 3, and the badges (badges/: an SVG and a shields.io endpoint JSON per implementation and \
             suite) unless --format picks formats. \
-            Without --run, the newest run is used. Exit 1 when the run has failures (as `run` would). \
+            Without --run, the newest run is used. \
+            The exit code judges the run's own results as `run` without --baseline judges them: 1 \
+            when it has a fail, an error, a crash, a timeout, a protocol error or an unexpected pass, \
+            and a nonStrict too when the run was made with --strict (stored with the run) or when \
+            --strict is given here (which changes the exit code only). It does not repeat a --baseline verdict: the run does not store \
+            its baseline, and a failure the baseline run had as well still exits 1 here; \
+            `linkconform compare` judges regressions between two runs. junit.xml and index.html \
+            follow the run's stored strictness too. \
             A run stopped by Ctrl-C or killed keeps its results but has none for the cases it did \
             not reach: every report of a run that is incomplete (interrupted, failed, still running) \
             says so with how many cases have no result (junit.xml: a test case in error), and \
@@ -55,7 +62,7 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "List the stored runs and exit.")
     var list = false
 
-    @Flag(help: "Count nonStrict as a failure for the exit code.")
+    @Flag(help: "Count nonStrict as a failure for the exit code of a run not made with --strict (a strict run's always does); the files follow the run as stored.")
     var strict = false
 
     @Option(help: ArgumentHelp("Write the conformance statement of this implementation in the run (statement-<name>.json and .html in --out).",
@@ -111,7 +118,7 @@ struct ReportCommand: ParsableCommand {
             Console.error(IncompleteRunReport.sentence(incomplete) + "; its reports say so, and give no verdict")
             throw Exit.harness
         }
-        if data.hasFailures(strict: strict) { throw Exit.failures }
+        if data.hasFailures(strict: strict || data.run.strict) { throw Exit.failures }
     }
 
     func writeStatement(_ name: String, _ data: ReportData) throws {

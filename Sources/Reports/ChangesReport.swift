@@ -12,8 +12,7 @@ enum ChangesReport {
 
     /// The run's changes; `strict` as the run was judged (its stored options).
     static func load(_ data: ReportData) throws -> PreviousResultsComparison {
-        let strict = (try? JSONParser.parse(data.run.options))?["strict"]?.boolValue ?? false
-        return try data.store.comparedWithPreviousResults(data.run.id, names: data.implementations.map(\.info.name), strict: strict)
+        try data.store.comparedWithPreviousResults(data.run.id, names: data.implementations.map(\.info.name), strict: data.run.strict)
     }
 
     /// Per implementation with a change: its regressions and fixes (each list whole, in run order).

@@ -96,6 +96,9 @@ public enum HTMLReport {
             } else if run.status == .interrupted {
                 try fact("Finished", #"<span class="dim">not known: the process ended without saying so (killed), and the run was found interrupted later</span>"#)
             }
+            if run.strict {
+                try fact("Strict", #"yes (<code>--strict</code>): a SHOULD not met, <span class="o o-nonStrict">nonStrict</span>, fails the run"#)
+            }
             try fact("LinkConform", Escaping.html(run.toolVersion))
             try fact("Results", grouped(data.resultCount))
             try fact("Git commit", run.gitCommit.map { "<code>\(Escaping.html($0))</code>" } ?? #"<span class="dim">not a git checkout</span>"#)
@@ -201,7 +204,7 @@ public enum HTMLReport {
                 span = runs.isEmpty ? "No run in the store has a result yet: each run that has one adds a point."
                     : "Only this run is in the store so far: each later run adds a point."
             }
-            try out.line(#"<p class="lede">Pass rate per implementation and suite. \#(span) A red triangle under a point counts the cases that got worse since the implementation's previous results in that suite (a pass, or an expected failure, that is now a failure, an error, a skip or not run), a green one above it those that got better. Hover a point for its numbers.</p>"#)
+            try out.line(#"<p class="lede">Pass rate per implementation and suite. \#(span) A red triangle under a point counts the cases that got worse since the implementation's previous results in that suite (a pass, or an expected failure, that is now a failure, an error, a skip or not run, or, in a run made with <code>--strict</code>, a SHOULD not met), a green one above it those that got better. Hover a point for its numbers.</p>"#)
             guard !chart.panels.isEmpty else {
                 try out.line(#"<p class="dim">No implementation judged any case in these runs.</p></section>"#)
                 return

@@ -5,8 +5,10 @@ import Foundation
 ///
 /// `fail` and `unexpectedPass` become a `<failure>`; `errored`, `crashed`, `timedOut` and
 /// `protocolError` an `<error>`; `skipped` and `notRun` a `<skipped>`. `nonStrict` (a SHOULD not
-/// met), `informational` and `expectedFail` pass, with their outcome as a property and their
-/// message in `<system-out>`, so that a SHOULD never turns a CI job red unless the run is `--strict`.
+/// met) is a `<failure type="SHOULD">` when the run was made with `--strict` (``RunRecord/strict``,
+/// as stored), so that the file fails exactly what the run's exit code failed; otherwise it passes,
+/// like `informational` and `expectedFail`, with its outcome as a property and its message in
+/// `<system-out>`, so that a SHOULD does not turn a CI job red.
 ///
 /// The counts and times of each `<testsuite>` come from the store's aggregates; its test cases
 /// are read from the store one at a time and written as they come. Every text goes through
@@ -24,12 +26,13 @@ public enum JUnitReport {
 
     public static func write(_ data: ReportData, to out: ReportOutput) throws {
         let incomplete = data.incomplete == nil ? 0 : 1
+        let strict = data.run.strict, failing = failures(strict: strict)
         try out.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount + incomplete)" failures="\#(data.count(failures))" errors="\#(data.count(errors) + incomplete)" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
+        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount + incomplete)" failures="\#(data.count(failing))" errors="\#(data.count(errors) + incomplete)" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
-            try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(row.count(failures))" errors="\#(row.count(errors))" skipped="\#(row.count(skips))" time="\#(seconds(row.nanos))">"#)
-            try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, to: out) }
+            try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(row.count(failing))" errors="\#(row.count(errors))" skipped="\#(row.count(skips))" time="\#(seconds(row.nanos))">"#)
+            try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, strict: strict, to: out) }
             try out.line("  </testsuite>")
         }
         if let incomplete = data.incomplete {
@@ -44,7 +47,7 @@ public enum JUnitReport {
         try out.line("</testsuites>")
     }
 
-    static func testCase(_ r: CaseResult, to out: ReportOutput) throws {
+    static func testCase(_ r: CaseResult, strict: Bool, to out: ReportOutput) throws {
         let open = #"    <testcase classname="\#(Escaping.xml(r.suite)).\#(Escaping.xml(r.requirement))" name="\#(Escaping.xml(r.caseID))" time="\#(seconds(r.durationNanos))""#
         let message = Escaping.xml(r.message ?? "")
         if r.outcome == .pass {
@@ -55,7 +58,8 @@ public enum JUnitReport {
         switch r.outcome {
         case .pass:
             break
-        case .fail:
+        case .fail,
+             .nonStrict where strict:
             try out.line(#"      <failure type="\#(r.level.rawValue)" message="\#(message)">expected: \#(Escaping.xml(r.expected.serialized()))&#10;actual: \#(Escaping.xml(r.actual?.serialized() ?? "(none)"))</failure>"#)
         case .errored, .crashed, .timedOut, .protocolError:
             try out.line(#"      <error type="\#(r.outcome.rawValue)" message="\#(message)"/>"#)
@@ -70,7 +74,11 @@ public enum JUnitReport {
         try out.line("    </testcase>")
     }
 
-    static let failures: Set<Outcome> = [.fail, .unexpectedPass]
+    /// The outcomes written as a `<failure>`: with `strict`, `nonStrict` too.
+    static func failures(strict: Bool) -> Set<Outcome> {
+        strict ? [.fail, .unexpectedPass, .nonStrict] : [.fail, .unexpectedPass]
+    }
+
     static let errors: Set<Outcome> = [.errored, .crashed, .timedOut, .protocolError]
     static let skips: Set<Outcome> = [.skipped, .notRun]
 

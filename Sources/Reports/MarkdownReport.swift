@@ -19,6 +19,7 @@ public enum MarkdownReport {
             try out.line()
         }
         try out.line("- status: \(run.status.rawValue)")
+        if run.strict { try out.line("- strict (`--strict`): a SHOULD not met (`nonStrict`) fails the run") }
         try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" }
             ?? (run.status == .interrupted ? ", finished: not known (killed; found interrupted later)" : "")))
         try out.line("- corpus fingerprint (SHA-256): \(Escaping.markdownCode(run.corpusFingerprint))")

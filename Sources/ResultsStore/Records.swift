@@ -26,6 +26,12 @@ public struct RunRecord: Sendable, Hashable {
     public let options: String
     public let host: String
     public let pid: Int
+
+    /// Whether the run was made with `--strict` (its options' `strict`): a `nonStrict` result,
+    /// a SHOULD not met, then fails it. Reports of the run judge it the same way.
+    public var strict: Bool {
+        (try? JSONParser.parse(options))?["strict"]?.boolValue ?? false
+    }
 }
 
 extension RunRecord {

@@ -13,7 +13,8 @@ public struct HistoryPoint: Sendable, Hashable {
     public let counts: [Outcome: Int]
     /// Cases of this implementation and suite that got worse, or better, since its previous
     /// result in this suite (``previousRun``; 0 when there is none), as ``RunComparison`` judges
-    /// them (without `strict`).
+    /// them, strictly when this point's run was made with `--strict` (a pass that became
+    /// `nonStrict` is then a regression, as it was for that run's exit code).
     public let regressions: Int
     public let fixes: Int
     /// The newest completed run before this one in which this implementation has results in
@@ -94,7 +95,7 @@ extension ResultsStore {
                     var asked: [(run: Int64, implementation: Int64)] = []
                     for pair in before.values where !asked.contains(where: { $0 == pair }) {
                         asked.append(pair)
-                        for (suite, move) in try RunHistoryLookup.moves(db, before: pair, after: (record.id, implementation.id))
+                        for (suite, move) in try RunHistoryLookup.moves(db, before: pair, after: (record.id, implementation.id), strict: record.strict)
                         where before[suite].map({ $0 == pair }) == true {
                             moves[suite] = move
                         }
@@ -138,8 +139,8 @@ enum RunHistoryLookup {
     /// one grouped query over the case index (a case judged under another requirement or level
     /// than before counts as neither, as in ``ResultsStore/compare(_:_:strict:)``).
     static func moves(_ db: Database, before: (run: Int64, implementation: Int64),
-                              after: (run: Int64, implementation: Int64)) throws -> [String: (regressions: Int, fixes: Int)] {
-        let bad = RunComparison.badOutcomes(strict: false).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+                              after: (run: Int64, implementation: Int64), strict: Bool) throws -> [String: (regressions: Int, fixes: Int)] {
+        let bad = RunComparison.badOutcomes(strict: strict).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var moves: [String: (Int, Int)] = [:]
         try db.exactEach("""
             SELECT a.suite,
