@@ -24,7 +24,10 @@ struct ReportCommand: ParsableCommand {
             A run stopped by Ctrl-C or killed keeps its results but has none for the cases it did \
             not reach: every report of a run that is incomplete (interrupted, failed, still running) \
             says so with how many cases have no result (junit.xml: a test case in error), and \
-            report exits 2 once they are written, since the run gives no verdict.
+            report exits 2 once they are written, since the run gives no verdict. So does a run in \
+            which an implementation never started (an adapter that did not answer its handshake, \
+            for which run exited 2): every report names it with the reason stored, and junit.xml \
+            holds a test case in error for it.
 
             Conformance statement: `linkconform report --statement NAME [--run N] [--out DIR]` writes \
             statement-<name>.json and statement-<name>.html (one self-contained page) for the \
@@ -39,7 +42,7 @@ struct ReportCommand: ParsableCommand {
 
             Exit codes: 0 done (a statement is written whatever the results); 1 the run has failures \
             (reports), or a statement does not verify; \
-            2 the run is incomplete (reports), no database, no such run or implementation, an unreadable file, a store that cannot be \
+            2 the run is incomplete or an implementation in it never started (reports), no database, no such run or implementation, an unreadable file, a store that cannot be \
             read (damaged, changed by hand, written by a newer LinkConform), a folder that cannot be \
             written; 64 usage.
             """)
@@ -116,6 +119,12 @@ struct ReportCommand: ParsableCommand {
         }
         if let incomplete = data.incomplete {
             Console.error(IncompleteRunReport.sentence(incomplete) + "; its reports say so, and give no verdict")
+            throw Exit.harness
+        }
+        if !data.notStarted.isEmpty {
+            for implementation in data.notStarted {
+                Console.error(NotStartedReport.sentence(implementation, data) + "; its reports say so")
+            }
             throw Exit.harness
         }
         if data.hasFailures(strict: strict || data.run.strict) { throw Exit.failures }

@@ -51,6 +51,9 @@ public enum BadgeReport {
         return "\(percent) (\(count.passed)/\(count.judged))"
     }
 
+    /// The message of every badge of an implementation that never started, in red.
+    public static let notStarted = "did not start"
+
     /// Every badge of a run, in the order of its implementations, the all-suites badge first.
     public static func badges(_ data: ReportData) -> [Badge] {
         var badges: [Badge] = []
@@ -76,12 +79,17 @@ public enum BadgeReport {
             // One line, hidden characters shown (as the terminal shows them): a badge is read
             // by people, in the SVG and through shields.io alike.
             let name = Escaping.terminal(String(implementation.info.name.prefix(40)))
+            // An implementation that never started has only notRun cases: not "not judged" in
+            // grey, which reads as a suite it does not do, but what happened.
+            let started = implementation.status != .failedToStart
             badges.append(Badge(implementation: implementation.info.name, suite: nil, label: "\(name) conformance",
-                                message: message(PassCount(all)), color: color(PassCount(all)), fileStem: stem))
+                                message: started ? message(PassCount(all)) : notStarted, color: started ? color(PassCount(all)) : "red",
+                                fileStem: stem))
             for row in rows {
                 let count = PassCount(row.counts)
                 badges.append(Badge(implementation: implementation.info.name, suite: row.suite, label: "\(name) \(Escaping.terminal(row.suite))",
-                                    message: message(count), color: color(count), fileStem: claim("\(stem)-\(fileStem(row.suite))")))
+                                    message: started ? message(count) : notStarted, color: started ? color(count) : "red",
+                                    fileStem: claim("\(stem)-\(fileStem(row.suite))")))
             }
         }
         return badges

@@ -69,7 +69,8 @@ public enum HTMLReport {
             // Nothing but the inline style sheet may load or run, whatever the page holds.
             try out.line(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"/>"#)
             try out.line(#"<meta name="generator" content="LinkConform \#(Escaping.htmlAttribute(run.toolVersion))"/>"#)
-            try out.line("<title>LinkConform run \(run.id): \(run.status.rawValue)</title>")
+            let notStarted = data.notStarted.isEmpty ? "" : ", \(data.notStarted.count) did not start"
+            try out.line("<title>LinkConform run \(run.id): \(run.status.rawValue)\(notStarted)</title>")
             try out.line("<style>")
             try out.write(HTMLStyle.sheet)
             try out.line("</style>")
@@ -82,12 +83,17 @@ public enum HTMLReport {
             let problems = data.count(ReportData.problemOutcomes)
             try out.line(#"<header class="masthead"><div class="wrap">"#)
             try out.line(#"<p class="eyebrow">LinkConform conformance report</p>"#)
-            try out.line(#"<h1>Run \#(run.id) <span class="status st-\#(run.status.rawValue)">\#(run.status.rawValue)</span></h1>"#)
+            let notStarted = data.notStarted.isEmpty ? ""
+                : #" <span class="status st-failed">\#(data.notStarted.count) implementation\#(data.notStarted.count == 1 ? "" : "s") did not start</span>"#
+            try out.line(#"<h1>Run \#(run.id) <span class="status st-\#(run.status.rawValue)">\#(run.status.rawValue)</span>\#(notStarted)</h1>"#)
             let suites = Set(data.summary.map(\.suite)).count, impls = data.implementations.count
             let verdict = problems == 0 ? "every case passed or was expected" : "\(grouped(problems)) not passed"
             try out.line(#"<p class="headline">\#(grouped(data.resultCount)) results from \#(impls) implementation\#(impls == 1 ? "" : "s") over \#(suites) suite\#(suites == 1 ? "" : "s"); \#(verdict)</p>"#)
             if let incomplete = data.incomplete {
                 try out.line(#"<p class="incomplete" id="incomplete"><strong>Incomplete run:</strong> \#(Escaping.html(IncompleteRunReport.sentence(incomplete))). The counts on this page are of the results it has.</p>"#)
+            }
+            for implementation in data.notStarted {
+                try out.line(#"<p class="incomplete not-started"><strong>Did not start:</strong> \#(Escaping.html(NotStartedReport.sentence(implementation, data))); the run gives no verdict on it.</p>"#)
             }
             try out.line(#"<dl class="facts">"#)
             try fact("Started", Escaping.html(time(run.startedAt)))

@@ -18,6 +18,9 @@ import Foundation
 /// case, for the cases it did not reach; a last `<testsuite name="linkconform.run">` holds one
 /// test case in `<error type="incomplete">` that says how many, with the run's status and that
 /// count as properties, so that a CI reading only this file does not take it for a clean run.
+/// An implementation that never started (its cases are `notRun`, shown as skipped) gets a test
+/// case of its own in that suite, in `<error type="failed-to-start">` with the reason the store
+/// kept (``NotStartedReport``): `run` exited 2 for it, and this file says why.
 public enum JUnitReport {
     /// The report as a string (tests, small runs); ``write(_:to:)`` streams it.
     public static func render(_ data: ReportData) throws -> String {
@@ -25,26 +28,37 @@ public enum JUnitReport {
     }
 
     public static func write(_ data: ReportData, to out: ReportOutput) throws {
-        let incomplete = data.incomplete == nil ? 0 : 1
+        let notStarted = data.notStarted
+        let harness = (data.incomplete == nil ? 0 : 1) + notStarted.count
         let strict = data.run.strict, failing = failures(strict: strict)
         try out.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount + incomplete)" failures="\#(data.count(failing))" errors="\#(data.count(errors) + incomplete)" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
+        try out.line(#"<testsuites name="linkconform run \#(data.run.id)" tests="\#(data.resultCount + harness)" failures="\#(data.count(failing))" errors="\#(data.count(errors) + harness)" skipped="\#(data.count(skips))" time="\#(seconds(data.caseNanos))">"#)
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
             try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(row.count(failing))" errors="\#(row.count(errors))" skipped="\#(row.count(skips))" time="\#(seconds(row.nanos))">"#)
             try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, strict: strict, to: out) }
             try out.line("  </testsuite>")
         }
+        guard harness > 0 else { return try out.line("</testsuites>") }
+        try out.line(#"  <testsuite name="linkconform.run" tests="\#(harness)" failures="0" errors="\#(harness)" skipped="0" time="0.000000">"#)
+        let missing = data.incomplete.map { #"<property name="casesWithoutResult" value="\#($0.casesWithoutResult.map(String.init) ?? "unknown")"/>"# } ?? ""
+        try out.line(#"    <properties><property name="status" value="\#(data.run.status.rawValue)"/>\#(missing)</properties>"#)
         if let incomplete = data.incomplete {
-            let missing = incomplete.casesWithoutResult.map(String.init) ?? "unknown"
-            try out.line(#"  <testsuite name="linkconform.run" tests="1" failures="0" errors="1" skipped="0" time="0.000000">"#)
-            try out.line(#"    <properties><property name="status" value="\#(incomplete.status.rawValue)"/><property name="casesWithoutResult" value="\#(missing)"/></properties>"#)
-            try out.line(#"    <testcase classname="linkconform.run" name="run \#(data.run.id) complete" time="0.000000">"#)
-            try out.line(#"      <error type="incomplete" message="\#(Escaping.xml(IncompleteRunReport.sentence(incomplete)))"/>"#)
-            try out.line("    </testcase>")
-            try out.line("  </testsuite>")
+            try harnessError("run \(data.run.id) complete", type: "incomplete", IncompleteRunReport.sentence(incomplete), to: out)
         }
+        for implementation in notStarted {
+            try harnessError("\(implementation.info.name) started", type: implementation.status.rawValue,
+                             NotStartedReport.sentence(implementation, data), to: out)
+        }
+        try out.line("  </testsuite>")
         try out.line("</testsuites>")
+    }
+
+    /// A test case of the `linkconform.run` suite: something the harness could not do.
+    static func harnessError(_ name: String, type: String, _ message: String, to out: ReportOutput) throws {
+        try out.line(#"    <testcase classname="linkconform.run" name="\#(Escaping.xml(name))" time="0.000000">"#)
+        try out.line(#"      <error type="\#(type)" message="\#(Escaping.xml(message))"/>"#)
+        try out.line("    </testcase>")
     }
 
     static func testCase(_ r: CaseResult, strict: Bool, to out: ReportOutput) throws {

@@ -18,7 +18,12 @@ public enum MarkdownReport {
             try out.line("**Incomplete run:** \(Escaping.markdownInline(IncompleteRunReport.sentence(incomplete))). The counts below are of the results it has.")
             try out.line()
         }
-        try out.line("- status: \(run.status.rawValue)")
+        for implementation in data.notStarted {
+            try out.line("**Did not start:** \(Escaping.markdownInline(NotStartedReport.sentence(implementation, data))); the run gives no verdict on it.")
+            try out.line()
+        }
+        let notStarted = data.notStarted.count
+        try out.line("- status: \(run.status.rawValue)" + (notStarted == 0 ? "" : ", but \(notStarted) implementation\(notStarted == 1 ? "" : "s") did not start"))
         if run.strict { try out.line("- strict (`--strict`): a SHOULD not met (`nonStrict`) fails the run") }
         try out.line("- started: \(run.startedAt)" + (run.finishedAt.map { ", finished: \($0)" }
             ?? (run.status == .interrupted ? ", finished: not known (killed; found interrupted later)" : "")))

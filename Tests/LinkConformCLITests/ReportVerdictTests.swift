@@ -42,3 +42,23 @@ struct ReportVerdictTests {
         #expect(try await CLI.run(["report", "--db", db, "--run", "2", "--out", dir + "/l3", "--strict"]).status == 1)
     }
 }
+
+extension ReportVerdictTests {
+    /// `--adapter false` exits at once, before any handshake: run exits 2, and so must what is
+    /// read of the run afterwards.
+    @Test func anImplementationThatNeverStartedIsAHarnessFailureInEveryReport() async throws {
+        let dir = CLI.temporaryDirectory(), db = dir + "/r.sqlite"
+        let run = try await CLI.run(["run", "--corpus", corpus, "--db", db, "--suite", "mitid", "--implementation", "reference",
+                                     "--adapter", "false", "--start-timeout", "3", "--reports", dir + "/t", "--no-progress"])
+        #expect(run.status == 2, "\(run.output)")
+        let junit = try String(contentsOfFile: dir + "/t/junit.xml", encoding: .utf8)
+        #expect(junit.contains(#"<error type="failed-to-start" message="false did not start ("#), "\(junit.suffix(600))")
+        #expect(try String(contentsOfFile: dir + "/t/summary.md", encoding: .utf8).contains("**Did not start:** false did not start ("))
+        let badge = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/t/badges/false.json"))))
+        #expect(badge["message"] == "did not start" && badge["color"] == "red")
+        let report = try await CLI.run(["report", "--db", db, "--run", "1", "--out", dir + "/t2"])
+        #expect(report.status == 2, "\(report.output)")
+        #expect(report.stderr.contains("false did not start ("), "\(report.stderr)")
+        #expect(try String(contentsOfFile: dir + "/t2/junit.xml", encoding: .utf8) == junit)
+    }
+}
