@@ -10,7 +10,15 @@ import ResultsStore
 ///
 /// Written into `badges/` of the reports folder: `<implementation>.svg|json` and
 /// `<implementation>-<suite>.svg|json`, names made of `a-z`, `0-9` and `-` only (see
-/// ``fileStem(_:)``), and `badges/index.json`, which says which file shows what.
+/// ``fileStem(_:)``), and `badges/index.json`, which says which file shows what, and whether the
+/// run was incomplete.
+///
+/// A badge shows a pass rate only over every case it stands for. When the run is incomplete
+/// (interrupted, killed, failed) and some of those cases have no result, it says so instead, in
+/// blue: `incomplete: 154 of 1,674 cases run` (a rate over the cases that happened to run first
+/// would read as tonight's score). An implementation the run was started with but never reached
+/// gets its badges all the same, `incomplete: 0 of N cases run`, so an endpoint pointed at them
+/// finds them; one that never started says `did not start`, in red.
 public enum BadgeReport {
     public struct Badge: Sendable, Hashable {
         public let implementation: String
@@ -21,14 +29,25 @@ public enum BadgeReport {
         /// A shields.io colour name, and the colour drawn in the SVG.
         public let color: String
         public let fileStem: String
+        public var state: State = .complete
 
         public var hex: String { BadgeReport.palette[color] ?? "#9f9f9f" }
+    }
+
+    /// Whether a badge shows a result over every case it stands for (`index.json`'s `state`).
+    public enum State: String, Sendable, Hashable {
+        /// Every case has a result: the pass rate (or "not judged").
+        case complete
+        /// The run is incomplete and some of the cases have no result.
+        case incomplete
+        /// The implementation never started.
+        case notStarted = "did-not-start"
     }
 
     /// Shields' named colours used here, with the values its badges draw.
     static let palette: [String: String] = [
         "brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
-        "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f",
+        "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f", "blue": "#007ec6",
     ]
 
     /// The colour of a pass rate: all passed is bright green; then green, yellow-green, yellow,
@@ -54,7 +73,22 @@ public enum BadgeReport {
     /// The message of every badge of an implementation that never started, in red.
     public static let notStarted = "did not start"
 
-    /// Every badge of a run, in the order of its implementations, the all-suites badge first.
+    /// What one badge says: of `counts`, the results of an implementation (in one suite or in
+    /// all) that started or not; `missing` of its cases have no result in an incomplete run
+    /// (nil: the run is incomplete and how many is not known; 0: none, or the run completed).
+    static func says(_ counts: [Outcome: Int], started: Bool, missing: Int?) -> (message: String, color: String, state: State) {
+        guard started else { return (notStarted, "red", .notStarted) }
+        guard let missing else { return ("incomplete run", "blue", .incomplete) }
+        guard missing == 0 else {
+            let ran = counts.values.reduce(0, +)
+            return ("incomplete: \(HTMLReport.grouped(ran)) of \(HTMLReport.grouped(ran + missing)) cases run", "blue", .incomplete)
+        }
+        let count = PassCount(counts)
+        return (message(count), color(count), .complete)
+    }
+
+    /// Every badge of a run, in the order of its implementations, the all-suites badge first;
+    /// then, for an incomplete run, those of the implementations it never reached.
     public static func badges(_ data: ReportData) -> [Badge] {
         var badges: [Badge] = []
         // Every file name is claimed once: two names that read the same once made safe ("a b",
@@ -71,26 +105,49 @@ public enum BadgeReport {
             usedStems.insert(stem)
             return stem
         }
-        for implementation in data.implementations {
-            let rows = data.summary.filter { $0.implementationID == implementation.id }
-            let stem = claim(fileStem(implementation.info.name))
-            var all: [Outcome: Int] = [:]
-            for row in rows { all.merge(row.counts, uniquingKeysWith: +) }
+        let incomplete = data.incomplete
+        let known = incomplete?.corpusCases != nil
+        // Cases without a result, in all suites or in one; 0 for a completed run.
+        func missing(_ gap: IncompleteRun.Gap?, suite: String?) -> Int? {
+            guard incomplete != nil else { return 0 }
+            guard known else { return nil }
+            guard let suite else { return gap?.casesWithoutResult ?? incomplete?.corpusCases }
+            return gap.map { $0.withoutResultBySuite[suite] ?? 0 } ?? incomplete?.corpusCasesBySuite[suite]
+        }
+        func add(_ implementation: String, stem: String, counts: [(suite: String, counts: [Outcome: Int])], started: Bool,
+                 gap: IncompleteRun.Gap?) {
             // One line, hidden characters shown (as the terminal shows them): a badge is read
             // by people, in the SVG and through shields.io alike.
-            let name = Escaping.terminal(String(implementation.info.name.prefix(40)))
-            // An implementation that never started has only notRun cases: not "not judged" in
-            // grey, which reads as a suite it does not do, but what happened.
-            let started = implementation.status != .failedToStart
-            badges.append(Badge(implementation: implementation.info.name, suite: nil, label: "\(name) conformance",
-                                message: started ? message(PassCount(all)) : notStarted, color: started ? color(PassCount(all)) : "red",
-                                fileStem: stem))
-            for row in rows {
-                let count = PassCount(row.counts)
-                badges.append(Badge(implementation: implementation.info.name, suite: row.suite, label: "\(name) \(Escaping.terminal(row.suite))",
-                                    message: started ? message(count) : notStarted, color: started ? color(count) : "red",
-                                    fileStem: claim("\(stem)-\(fileStem(row.suite))")))
+            let name = Escaping.terminal(String(implementation.prefix(40)))
+            var all: [Outcome: Int] = [:]
+            for row in counts { all.merge(row.counts, uniquingKeysWith: +) }
+            let overall = says(all, started: started, missing: missing(gap, suite: nil))
+            badges.append(Badge(implementation: implementation, suite: nil, label: "\(name) conformance", message: overall.message,
+                                color: overall.color, fileStem: stem, state: overall.state))
+            for row in counts {
+                let one = says(row.counts, started: started, missing: missing(gap, suite: row.suite))
+                badges.append(Badge(implementation: implementation, suite: row.suite, label: "\(name) \(Escaping.terminal(row.suite))",
+                                    message: one.message, color: one.color, fileStem: claim("\(stem)-\(fileStem(row.suite))"),
+                                    state: one.state))
             }
+        }
+        // The suites of the run's corpus, in registry order: an incomplete run may not have
+        // reached some of them for an implementation.
+        var suites: [String] = []
+        for requirement in data.requirements where !suites.contains(requirement.suite) { suites.append(requirement.suite) }
+        for suite in (incomplete?.corpusCasesBySuite.keys.sorted() ?? []) where !suites.contains(suite) { suites.append(suite) }
+        for implementation in data.implementations {
+            var rows = data.summary.filter { $0.implementationID == implementation.id }.map { (suite: $0.suite, counts: $0.counts) }
+            let gap = incomplete?.implementations.first { $0.implementationID == implementation.id }
+            for suite in suites where !rows.contains(where: { $0.suite == suite }) && (gap?.withoutResultBySuite[suite] ?? 0) > 0 {
+                rows.append((suite, [:]))
+            }
+            add(implementation.info.name, stem: claim(fileStem(implementation.info.name)), counts: rows,
+                started: implementation.status != .failedToStart, gap: gap)
+        }
+        for name in incomplete?.namesNotReached ?? [] {
+            let rows = suites.filter { (incomplete?.corpusCasesBySuite[$0] ?? 0) > 0 }.map { (suite: $0, counts: [Outcome: Int]()) }
+            add(name, stem: claim(fileStem(name)), counts: rows, started: true, gap: nil)
         }
         return badges
     }
@@ -162,16 +219,18 @@ public enum BadgeReport {
             index.append([
                 "implementation": .string(badge.implementation), "suite": badge.suite.map(JSONValue.string) ?? .null,
                 "svg": .string(badge.fileStem + ".svg"), "endpoint": .string(badge.fileStem + ".json"),
-                "message": .string(badge.message), "color": .string(badge.color),
+                "message": .string(badge.message), "color": .string(badge.color), "state": .string(badge.state.rawValue),
             ])
         }
-        // Badges of implementations no longer in the run go: the folder shows this run only.
+        // Badges of implementations no longer in the run go: the folder shows this run only (an
+        // implementation an incomplete run never reached is in it, with badges that say so).
         let written = Set(index.flatMap { [$0["svg"]?.stringValue, $0["endpoint"]?.stringValue].compactMap { $0 } })
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         where (name.hasSuffix(".svg") || name.hasSuffix(".json")) && name != "index.json" && !written.contains(name) {
             try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
         }
-        let summary: JSONValue = ["run": .int(Int(data.run.id)), "badges": .array(index)]
+        let summary: JSONValue = ["run": .int(Int(data.run.id)), "incomplete": data.incomplete.map(IncompleteRunReport.json) ?? .null,
+                                  "badges": .array(index)]
         try Data((summary.serialized(pretty: true) + "\n").utf8).write(
             to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("index.json")), options: .atomic)
         return folder

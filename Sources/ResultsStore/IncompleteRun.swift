@@ -12,6 +12,9 @@ public struct IncompleteRun: Sendable, Hashable {
         public let name: String
         /// nil when ``IncompleteRun/corpusCases`` is.
         public let casesWithoutResult: Int?
+        /// The same cases per suite (a suite it has every result of is left out); empty when
+        /// ``IncompleteRun/corpusCases`` is nil.
+        public var withoutResultBySuite: [String: Int] = [:]
     }
 
     public let run: Int64
@@ -28,6 +31,8 @@ public struct IncompleteRun: Sendable, Hashable {
     /// Their names as the run was given them (a manifest's name or the command; the run goes
     /// through its implementations in order, so these are the last ones it was given).
     public var namesNotReached: [String] = []
+    /// The cases of the run's corpus per suite; empty when ``corpusCases`` is nil.
+    public var corpusCasesBySuite: [String: Int] = [:]
 
     /// Cases without a result, over the implementations in the run and those it never reached;
     /// nil when the corpus's cases are not known.
@@ -49,22 +54,33 @@ extension ResultsStore {
     public func incompleteRun(_ run: Int64) throws -> IncompleteRun? {
         guard let record = try self.run(run), record.status != .completed else { return nil }
         return try reading { db in
-            let cases = try db.exactRows("SELECT COUNT(*) AS n FROM corpusCase WHERE corpusFingerprint = ?",
-                                         [.text(record.corpusFingerprint)]) { $0.int("n") }.first ?? 0
+            var bySuite: [String: Int] = [:]
+            try db.exactEach("SELECT suite, COUNT(*) AS n FROM corpusCase WHERE corpusFingerprint = ? GROUP BY suite",
+                             [.text(record.corpusFingerprint)]) { bySuite[$0.text("suite")] = $0.int("n") }
+            let cases = bySuite.values.reduce(0, +)
             let known = cases > 0
-            let gaps = try db.exactRows("""
-                SELECT i.id, i.name,
-                       (SELECT COUNT(*) FROM corpusCase k WHERE k.corpusFingerprint = ?2 AND NOT EXISTS
-                            (SELECT 1 FROM caseResult c WHERE c.runId = ?1 AND c.implementationId = i.id AND c.caseId = k.caseId)) AS missing
-                FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
-                WHERE ri.runId = ?1 ORDER BY ri.rowid
+            var missing: [Int64: [String: Int]] = [:]
+            try db.exactEach("""
+                SELECT ri.implementationId AS id, k.suite, COUNT(*) AS missing
+                FROM runImplementation ri JOIN corpusCase k ON k.corpusFingerprint = ?2
+                WHERE ri.runId = ?1 AND NOT EXISTS
+                    (SELECT 1 FROM caseResult c WHERE c.runId = ?1 AND c.implementationId = ri.implementationId AND c.caseId = k.caseId)
+                GROUP BY ri.implementationId, k.suite
                 """, [.integer(run), .text(record.corpusFingerprint)]) { row in
-                IncompleteRun.Gap(implementationID: row.int64("id"), name: row.text("name"), casesWithoutResult: known ? row.int("missing") : nil)
+                missing[row.int64("id"), default: [:]][row.text("suite")] = row.int("missing")
+            }
+            let gaps = try db.exactRows("""
+                SELECT i.id, i.name FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
+                WHERE ri.runId = ?1 ORDER BY ri.rowid
+                """, [.integer(run)]) { row in
+                let bySuite = missing[row.int64("id")] ?? [:]
+                return IncompleteRun.Gap(implementationID: row.int64("id"), name: row.text("name"),
+                                         casesWithoutResult: known ? bySuite.values.reduce(0, +) : nil, withoutResultBySuite: bySuite)
             }
             let planned = ((try? JSONParser.parse(record.options))?["implementations"]?.arrayValue ?? []).map { $0.stringValue ?? "" }
             return IncompleteRun(run: run, status: record.status, corpusCases: known ? cases : nil, implementations: gaps,
                                  implementationsNotReached: max(0, planned.count - gaps.count),
-                                 namesNotReached: Array(planned.dropFirst(gaps.count)))
+                                 namesNotReached: Array(planned.dropFirst(gaps.count)), corpusCasesBySuite: bySuite)
         }
     }
 }

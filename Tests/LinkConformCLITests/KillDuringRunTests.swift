@@ -1,4 +1,5 @@
 import Foundation
+import LinkJSON
 import ResultsStore
 import Testing
 
@@ -128,6 +129,11 @@ struct KillDuringRunTests {
             let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
             #expect(junit.contains(#"<error type="incomplete" message="run \#(run) is incomplete (interrupted): "#), "\(junit.suffix(600))")
             #expect(try String(contentsOfFile: out + "/summary.md", encoding: .utf8).contains("**Incomplete run:** run \(run) is incomplete"))
+            // Its badges show no pass rate over the few cases that ran, and their index says why.
+            let index = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/badges/index.json"))))
+            #expect(index["incomplete"]?["run"]?.intValue == Int(run))
+            let overall = try #require(index["badges"]?.arrayValue?.first)
+            #expect(overall["message"]?.stringValue?.hasPrefix("incomplete: ") == true && overall["state"] == "incomplete", "\(overall)")
         }
     }
 }

@@ -46,6 +46,23 @@ struct IncompleteRunTests {
         #expect(incomplete.namesNotReached == ["b", "c"])
     }
 
+    /// What the badges of an incomplete run need: the corpus's cases and the missing ones per suite.
+    @Test func theCasesWithoutAResultAreCountedPerSuiteToo() throws {
+        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
+        try Self.recordCorpus(store, ["p1", "p2", "p3"])
+        try store.pool.write { db in
+            try db.execute(sql: "INSERT INTO corpusCase (corpusFingerprint, suite, caseId, title, file, line, input) VALUES ('abc', 'xcallback', 'x1', 't', 'f', 1, '{}')")
+        }
+        let run = try store.beginRun(RunStart(corpusFingerprint: "abc", gitCommit: nil, toolVersion: "t",
+                                              options: ["implementations": ["a", "b", "c"]]))
+        try store.insert([ResultsStoreTests.result("p1", .pass)], run: run, implementation: try store.register(ResultsStoreTests.info, run: run))
+        try store.finishRun(run, status: .interrupted)
+        let incomplete = try #require(try store.incompleteRun(run))
+        #expect(incomplete.corpusCasesBySuite == ["ulc": 3, "xcallback": 1])
+        #expect(incomplete.implementations.map(\.withoutResultBySuite) == [["ulc": 2, "xcallback": 1]])
+        #expect(incomplete.implementations.map(\.casesWithoutResult) == [3])
+    }
+
     @Test func withoutItsCorpusTheCountIsUnknownNotZero() throws {
         let (store, runs) = try RunComparisonTests.store([["a": [("p1", .pass)]]], statuses: [.interrupted])
         let incomplete = try #require(try store.incompleteRun(runs[0]))
