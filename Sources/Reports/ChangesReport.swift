@@ -1,5 +1,4 @@
 import Conformance
-import LinkJSON
 import ResultsStore
 
 /// Which cases got worse or better since each implementation's previous results, suite by
