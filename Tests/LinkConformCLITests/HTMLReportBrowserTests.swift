@@ -7,7 +7,7 @@ import Testing
 enum HTMLPage {
     static let elements: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "section", "footer", "article", "div", "p",
-        "h1", "h2", "h3", "h4", "span", "small", "code", "pre", "mark", "a", "dl", "dt", "dd", "ul", "li", "table", "thead",
+        "h1", "h2", "h3", "h4", "span", "small", "strong", "code", "pre", "mark", "a", "dl", "dt", "dd", "ul", "li", "table", "thead",
         "tbody", "tr", "th", "td", "details", "summary", "figure", "figcaption", "svg", "g", "line", "path", "circle", "text",
     ]
 
