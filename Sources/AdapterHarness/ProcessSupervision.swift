@@ -119,6 +119,9 @@ final class ProcessSupervision {
     func endLaunch(_ result: Result<ImplementationInfo, ImplementationError>, first: Bool) -> [CheckedContinuation<Void, Never>] {
         starting = false
         switch result {
+        // A launch that a stop cut short did not fail: the adapter is not given up for it (the
+        // requests waiting for it learn the run was stopped, from nextStep()).
+        case .failure where stopped: break
         case .failure(let error): gaveUp = first ? "the adapter did not start: \(error.message)" : "restart failed: \(error.message)"
         case .success: if !first { notes.append("restarted (restart \(launches - 1))") }
         }

@@ -26,19 +26,31 @@ enum FailureClassification {
         var rest = text[...]
         while let at = rest.range(of: " at /") {
             out += rest[..<at.lowerBound]
-            // The path runs to the first space, comma or closing bracket; it is a source location only
-            // when it ends in ':' and a line number.
-            let pathEnd = rest[at.upperBound...].firstIndex { $0 == " " || $0 == "]" || $0 == ")" || $0 == "," } ?? rest.endIndex
-            let location = rest[at.lowerBound..<pathEnd]
-            if let colon = location.lastIndex(of: ":"), location.index(after: colon) < location.endIndex,
-               location[location.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
-                rest = rest[pathEnd...]
+            // The location ends at the first ':' and line number followed by a closing bracket,
+            // a comma, a space or the end (a path may hold spaces: /Users/Jane Doe/...).
+            if let end = Self.locationEnd(rest[at.upperBound...]) {
+                rest = rest[end...]
             } else {
-                out += rest[at.lowerBound..<at.upperBound]
+                out += rest[at]
                 rest = rest[at.upperBound...]
             }
         }
         return String(out + rest)
+    }
+
+    /// Where `path/file.ext:line` ends in `text` (which starts after `at /`), or nil when no
+    /// such location starts it.
+    static func locationEnd(_ text: Substring) -> Substring.Index? {
+        var i = text.startIndex
+        while let colon = text[i...].firstIndex(of: ":") {
+            var j = text.index(after: colon)
+            while j < text.endIndex, text[j].isASCII, text[j].isNumber { j = text.index(after: j) }
+            // ... and the file before it is a source file's name (`handshake.cc`: a dot, no space).
+            let file = text[..<colon].split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+            if j > text.index(after: colon), j == text.endIndex || "]), ".contains(text[j]), file.contains("."), !file.contains(" ") { return j }
+            i = text.index(after: colon)
+        }
+        return nil
     }
 
     static func kind(_ error: any Error) -> FetchFailure.Kind {

@@ -150,11 +150,21 @@ struct RunCommand: AsyncParsableCommand {
         let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: strict) })
         let names = data.implementations.map(\.info.name)
         var comparisons: [RunComparison] = []
-        var judgedAsUsual: [(StoredImplementation, String)] = []
+        // Implementations, or some of their suites, with nothing to compare with: judged as
+        // `run` judges without --baseline (a new suite's MUST failures are not waved through).
+        var judgedAsUsual: [(StoredImplementation, suites: [String]?, String)] = []
         if let n = Int64(baseline) {
             var started: Set<String> = []
             for implementation in data.implementations {
-                if try store.started(implementation.info.name, in: n) { started.insert(implementation.info.name) } else { judgedAsUsual.append((implementation, "not in run \(n)")) }
+                let name = implementation.info.name
+                guard try store.started(name, in: n) else {
+                    judgedAsUsual.append((implementation, nil, "not in run \(n)"))
+                    continue
+                }
+                started.insert(name)
+                let before = Set(try store.suites(of: name, in: n))
+                let unseen = try store.suites(of: name, in: run).filter { !before.contains($0) }
+                if !unseen.isEmpty { judgedAsUsual.append((implementation, unseen, "no results in run \(n) for \(unseen.joined(separator: ", "))")) }
             }
             if !started.isEmpty { comparisons = [try store.compare(n, run, strict: strict).only(started)] }
         } else {
@@ -162,16 +172,21 @@ struct RunCommand: AsyncParsableCommand {
             comparisons = previous.comparisons
             for implementation in data.implementations {
                 let name = implementation.info.name
-                if previous.isFirst(name) {
-                    judgedAsUsual.append((implementation, "no earlier run to compare with"))
+                // One that did not start is compared with nothing: run exits 2 for it, and its
+                // reports say why.
+                if data.notStarted.contains(where: { $0.id == implementation.id }) {
+                    Console.line("\(Escaping.terminal(name)): did not start; not compared")
+                } else if previous.isFirst(name) {
+                    judgedAsUsual.append((implementation, nil, "no earlier run to compare with"))
                 } else if let unseen = previous.firstResults[name] {
-                    Console.line("\(Escaping.terminal(name)): first results in \(unseen.joined(separator: ", ")): their cases are new, none is a regression")
+                    judgedAsUsual.append((implementation, unseen, "first results in \(unseen.joined(separator: ", "))"))
                 }
             }
         }
         var failed = false
-        for (implementation, why) in judgedAsUsual {
-            let failures = data.count(failing, implementation: implementation.id)
+        for (implementation, suites, why) in judgedAsUsual {
+            let failures = data.summary.filter { $0.implementationID == implementation.id && suites.map(Set.init)?.contains($0.suite) != false }
+                .reduce(0) { $0 + $1.count(failing) }
             Console.line("\(Escaping.terminal(implementation.info.name)): \(why); judged as usual (\(failures) unexpected failure\(failures == 1 ? "" : "s"))")
             if failures > 0 { failed = true }
         }

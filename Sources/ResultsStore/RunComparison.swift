@@ -245,11 +245,13 @@ extension ResultsStore {
 
     /// Each suite of each implementation of `run` (by name) compared with that implementation's
     /// previous results in the suite (``baselineRun(for:suite:before:)``): what `run --baseline
-    /// previous` gates on and what the reports list as changed since the previous results.
+    /// previous` gates on and what the reports list as changed since the previous results. An
+    /// implementation that did not start in `run` is left out (its reports say so, and `run`
+    /// exited 2 for it).
     public func comparedWithPreviousResults(_ run: Int64, names: [String], strict: Bool) throws -> PreviousResultsComparison {
         var byBaseline: [Int64: [String: Set<String>]] = [:]
         var result = PreviousResultsComparison()
-        for name in names {
+        for name in names where try started(name, in: run) {
             var unseen: [String] = []
             for suite in try suites(of: name, in: run) {
                 if let base = try baselineRun(for: name, suite: suite, before: run) {

@@ -200,6 +200,23 @@ struct AdapterZooTests {
         #expect(started.duration(to: .now) < .seconds(20), "the held requests waited for their timeout")
     }
 
+    /// A restart that a stop cuts short (its handshake fails with "the run was stopped") does
+    /// not give the adapter up: the reports said `gave-up` for an adapter that had crashed once.
+    @Test func aRestartCutShortByAStopIsNotAGiveUp() {
+        let supervision = ProcessSupervision(maxRestarts: 10)
+        supervision.beginFirstLaunch()
+        _ = supervision.endLaunch(.success(ImplementationInfo(name: "a", version: "1", language: "", homepage: "")), first: true)
+        _ = supervision.stop()
+        _ = supervision.endLaunch(.failure(ImplementationError(ProcessSupervision.stoppedReason)), first: false)
+        #expect(supervision.gaveUp == nil)
+        guard case .fail(let why) = supervision.nextStep() else { Issue.record("a stopped adapter takes no request"); return }
+        #expect(why == ProcessSupervision.stoppedReason)
+        // A launch that fails on its own, while not stopped, still gives the adapter up.
+        let other = ProcessSupervision(maxRestarts: 10)
+        _ = other.endLaunch(.failure(ImplementationError("exit status 3")), first: false)
+        #expect(other.gaveUp == "restart failed: exit status 3")
+    }
+
     /// A request its caller has withdrawn (`Request.withdrawn`, a fuzzer that set its operation
     /// aside) is not sent again alone after a timeout it shared: it ends not run at once. The
     /// one still wanted is sent again alone and blamed.

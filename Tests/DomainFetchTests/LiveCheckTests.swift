@@ -132,8 +132,12 @@ struct LiveCheckTests {
             + "Error: 1 error:1 at /a/b.c:7]))"
         #expect(FailureClassification.withoutSourcePaths(boring)
                 == "handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED, Error: 1 error:1]))")
+        // A path with a space in it (a home folder) is cut whole.
+        #expect(FailureClassification.withoutSourcePaths("sslError([Error: 1 error:1:SSL:X at /Users/Jane Doe/p/.build/h.cc:320])")
+                == "sslError([Error: 1 error:1:SSL:X])")
         // Not a source location: kept.
         #expect(FailureClassification.withoutSourcePaths("refused at /tmp/sock and at /x:y") == "refused at /tmp/sock and at /x:y")
+        #expect(FailureClassification.withoutSourcePaths("refused at /tmp/sock; tried at 12:30 again") == "refused at /tmp/sock; tried at 12:30 again")
         #expect(FailureClassification.withoutSourcePaths("no paths") == "no paths")
     }
 

@@ -117,6 +117,17 @@ struct CompareCommandTests {
         #expect(third.stdout.contains("run 1 -> run 3") && third.stdout.contains("ulc/parse-identification/no-query (ULC-1 MUST): pass -> fail"),
                 "\(third.stdout)")
         #expect(third.stdout.contains(" 0 new, 0 removed"), "xcallback's cases are not compared: \(third.stdout)")
+        // A suite run for the first time is judged as usual, not waved through as "new": mitid's
+        // first results here hold a failure (its first case made to expect another platform).
+        let mitid = dir + "/Corpus-mitid"
+        try FileManager.default.copyItem(atPath: good, toPath: mitid)
+        let file = mitid + "/mitid/cases/authorize-encoding.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let at = try #require(text.range(of: #""os": "ios""#))
+        try text.replacingCharacters(in: at, with: #""os": "android""#).write(toFile: file, atomically: true, encoding: .utf8)
+        let fourth = try await run(mitid, ["ulc", "mitid"], ["--baseline", "previous"])
+        #expect(fourth.status == 1, "\(fourth.output)")
+        #expect(fourth.stdout.contains("reference: first results in mitid; judged as usual (1 unexpected failure)"), "\(fourth.stdout)")
         let disagreeing = "python3 " + DifferentialFuzzTests.adapter
         let absent = try await run(good, ["ulc"], ["--implementation", "reference", "--adapter", disagreeing, "--baseline", "1"])
         #expect(absent.status == 1, "\(absent.output)")

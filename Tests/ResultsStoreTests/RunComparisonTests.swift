@@ -106,6 +106,17 @@ struct RunComparisonTests {
         #expect(try store.started("a", in: runs[1]) && !(try store.started("a", in: runs[2])) && !(try store.started("b", in: runs[1])))
     }
 
+    /// A night an implementation failed to start is compared with nothing: its every case
+    /// (notRun) was listed as worse, 72 of them beside the reports' "did not start".
+    @Test func aNightAnImplementationFailedToStartIsComparedWithNothing() throws {
+        let (store, runs) = try Self.store([["a": [("c", .pass), ("d", .informational)]], ["a": [("c", .notRun), ("d", .notRun)]]],
+                                           failedToStart: [1])
+        let previous = try store.comparedWithPreviousResults(runs[1], names: ["a"], strict: false)
+        #expect(previous.comparisons.isEmpty && previous.firstResults.isEmpty)
+        let point = try #require(try store.history().last)
+        #expect(point.runID == runs[1] && point.regressions == 0 && point.previousRun == nil)
+    }
+
     /// A run of other suites (`run --suite`) is not a suite's baseline, nor its previous point
     /// in the history: each suite is compared with the last run that has results in it. Before,
     /// run 2 (xcallback only) was the baseline of run 3, and run 3's ulc regression was "new".
