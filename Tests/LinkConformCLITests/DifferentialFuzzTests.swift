@@ -162,3 +162,23 @@ struct DifferentialFuzzTests {
         #expect(try await CLI.run(["findings", "--db", dir + "/r.sqlite"]).status == 1, "open differential findings fail the listing")
     }
 }
+
+/// `linkconform fuzz seeds`: the corpus inputs as libFuzzer seeds.
+struct FuzzSeedsTests {
+    /// A corpus input whose check is slow is not made a seed: the AASA compile-budget cases took
+    /// 8 to 17 s each under AddressSanitizer, past libFuzzer's 10 s timeout, and ended the aasa
+    /// target's run while it read its seeds. The others are written, and a second run adds nothing.
+    @Test func slowInputsAreLeftOutAndTheRestWrittenOnce() async throws {
+        let out = CLI.temporaryDirectory()
+        let arguments = ["fuzz", "seeds", "--corpus", DifferentialFuzzTests.corpus, "--suite", "aasa", "--out", out]
+        let first = try await CLI.run(arguments)
+        #expect(first.status == 0, "\(first.output)")
+        let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("aasa: ") })
+        #expect(line.contains(" left out as slow (a check over 250 ms)"), "\(line)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out + "/aasa")
+        // The file of 60 rules that each use $(lang), at the compile budget.
+        #expect(!written.contains("case-c2a37cee00fd8ca8") && written.count > 400)
+        let second = try await CLI.run(arguments)
+        #expect(second.stdout.contains("(0 new)"), "\(second.stdout)")
+    }
+}
