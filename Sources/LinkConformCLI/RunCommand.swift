@@ -37,8 +37,10 @@ struct RunCommand: AsyncParsableCommand {
             which that implementation (by name) started and has results in that suite, so a run of \
             other suites in between hides nothing (`linkconform compare` explains what counts as a \
             regression; expected failures still apply), and failures it already had do not fail the \
-            run. An implementation with no earlier results is judged the usual way. --baseline N \
-            compares every implementation with run N instead (one not in run N: the usual way).
+            run. What has nothing to compare with (an implementation with no earlier results, a \
+            suite it runs for the first time) is judged the usual way. --baseline N compares every \
+            implementation with run N instead (one not in run N, or a suite it had no results in \
+            there: the usual way).
 
             Exit codes: 0 no unexpected failure; 1 a fail, an error, a crash, a timeout, a protocol \
             error or an unexpected pass (with --strict, a nonStrict too), or with --baseline a \
@@ -142,10 +144,10 @@ struct RunCommand: AsyncParsableCommand {
     ///
     /// `previous` is chosen suite by suite: each suite's cases are compared with the newest
     /// completed run that has this implementation's results in that suite, so a run of other
-    /// suites (`run --suite`) between two nights hides no regression. A suite never run before
-    /// by the implementation has only new cases. `N` is used for every suite, if the
-    /// implementation started in run N; an implementation with no baseline at all is judged
-    /// the usual way.
+    /// suites (`run --suite`) between two nights hides no regression. `N` is used for every
+    /// suite, if the implementation started in run N. What has no baseline (an implementation,
+    /// or a suite run for the first time or absent from run N) is judged the usual way; an
+    /// implementation that did not start is not compared.
     func gateOnRegressions(store: ResultsStore, data: ReportData, run: Int64, baseline: String) throws -> Bool {
         let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: strict) })
         let names = data.implementations.map(\.info.name)
