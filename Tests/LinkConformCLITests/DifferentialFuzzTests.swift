@@ -125,10 +125,13 @@ struct DifferentialFuzzTests {
         try #require(process.isRunning, "the run ended before the adapter fell silent (status \(process.terminationStatus))")
         let signalled = Date()
         kill(process.processIdentifier, SIGINT)
-        while process.isRunning && Date().timeIntervalSince(signalled) < 40 { try await Task.sleep(for: .milliseconds(50)) }
-        let seconds = Date().timeIntervalSince(signalled)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Waited for on this thread, not by polling from a task a loaded machine may wake late;
+        // a run that does not end within 40 s is killed, so the test fails rather than hangs.
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 40, execute: watchdog)
         process.waitUntilExit()
+        watchdog.cancel()
+        let seconds = Date().timeIntervalSince(signalled)
         // A second of grace and two for the adapter to leave, not the 60 s timeout.
         #expect(seconds < 20, "Ctrl-C ended the fuzzing \(seconds) s later")
         #expect(process.terminationStatus == 130)
