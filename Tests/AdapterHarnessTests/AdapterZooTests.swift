@@ -185,7 +185,6 @@ struct AdapterZooTests {
     @Test func stoppingAnAdapterAnswersWhatItHoldsAtOnce() async throws {
         let a = adapter("hang-all", timeout: .seconds(60))
         _ = try await a.start()
-        let started = ContinuousClock.now
         let held = Task { await runAll(a, ["c1", "c2", "c3"]) }
         let completed = Task {
             await withCheckedContinuation { (c: CheckedContinuation<Answer, Never>) in a.run(request("c4")) { c.resume(returning: $0) } }
@@ -196,8 +195,9 @@ struct AdapterZooTests {
         let answers = await held.value
         #expect(answers.count == 3 && answers.values.allSatisfy { $0 == stopped }, "\(answers)")
         #expect(await completed.value == stopped)
+        // Not run, rather than timed out after the 60 s timeout: they did not wait for it (no
+        // bound on the wall time here, which a loaded machine's late wake-ups would break).
         #expect(await a.run(request("c5")) == stopped)
-        #expect(started.duration(to: .now) < .seconds(20), "the held requests waited for their timeout")
     }
 
     /// A restart that a stop cuts short (its handshake fails with "the run was stopped") does
