@@ -185,7 +185,14 @@ struct XCallbackParser {
     /// The first `.` or `..` segment of an action (decoded once: `%2E%2E` is `..`, as WHATWG
     /// URL reads it). Parse and build both decide with this.
     static func dotSegment(in action: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        action.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).first(where: isDotSegment)
+        // Segment by segment in place: a split made an array on every parse of an action with a '/'.
+        var start = action.startIndex
+        while true {
+            let end = action[start...].firstIndex(of: UInt8(ascii: "/")) ?? action.endIndex
+            if isDotSegment(action[start..<end]) { return action[start..<end] }
+            guard end < action.endIndex else { return nil }
+            start = end + 1
+        }
     }
 
     static func isDotSegment(_ segment: ArraySlice<UInt8>) -> Bool {
