@@ -131,7 +131,9 @@ public enum HTMLReport {
             try out.line(#"<section id="summary"><h2>Summary</h2>"#)
             try out.line(#"<p class="lede">Pass rate: passes (and unexpected passes) of the judged cases, that is all but <span class="o o-informational">informational</span>, <span class="o o-skipped">skipped</span> and <span class="o o-notRun">notRun</span> ones. "Null" counts the passes an implementation that does nothing (always "not a callback", "refused", "nothing opened") would also have earned: a score is only as good as the passes beyond it.</p>"#)
             try legend(columns)
-            try out.line(#"<table class="summary"><thead><tr><th>implementation</th><th>suite</th><th class="num">cases</th><th>pass rate</th>"#
+            // Up to twelve outcome columns: the table scrolls sideways in its own box on a
+            // narrow window rather than pushing the page wider than the window.
+            try out.line(#"<div class="scroll"><table class="summary"><thead><tr><th>implementation</th><th>suite</th><th class="num">cases</th><th>pass rate</th>"#
                          + columns.map { #"<th class="num"><span class="o o-\#($0.rawValue)">\#($0.rawValue)</span></th>"# }.joined()
                          + #"<th class="num" title="passes a do-nothing implementation would also earn">null</th><th title="cases that got worse or better since the implementation's previous run">change</th></tr></thead>"#)
             for (index, impl) in data.implementations.enumerated() {
@@ -165,7 +167,7 @@ public enum HTMLReport {
                 }
                 try out.line("</tbody>")
             }
-            try out.line("</table></section>")
+            try out.line("</table></div></section>")
         }
 
         func legend(_ columns: [Outcome]) throws {

@@ -72,10 +72,12 @@ enum HTMLStyle {
         .o-unexpectedPass { background: var(--xpass-bg); color: var(--xpass); }
         .legend { list-style: none; padding: 0; margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 0.85rem; color: var(--muted); }
 
+        .scroll { overflow-x: auto; }
         table.summary { width: 100%; }
+        table.summary th, table.summary td { padding: 6px 7px; }
         table.summary tbody { border-top: 2px solid var(--line); }
         table.summary tbody + tbody tr:first-child > * { border-top: 2px solid var(--line); }
-        th.impl { min-width: 172px; font-weight: 600; }
+        th.impl { min-width: 150px; font-weight: 600; }
         th.impl .name, .card h3 .name { white-space: nowrap; }
         th.impl small, h3 small, .card small { display: block; }
         td.rate { white-space: nowrap; }
@@ -120,7 +122,7 @@ enum HTMLStyle {
         table.matrix th.implcol small { display: block; font-weight: normal; }
         tr.suiterow th { background: var(--soft); font-size: 0.95rem; padding-top: 10px; }
         th.rid { white-space: nowrap; font-weight: 600; }
-        td.rtitle { max-width: 460px; min-width: 260px; }
+        td.rtitle { max-width: 460px; min-width: 200px; }
         .lv { display: inline-block; font-size: 0.7rem; font-weight: 700; letter-spacing: 0.04em; padding: 0 6px; border-radius: 3px; border: 1px solid var(--line); }
         .lv-must { color: var(--fail); border-color: var(--fail); }
         .lv-should { color: var(--should); border-color: var(--should); }

@@ -116,7 +116,8 @@ struct TrendChart {
         // the counts are left to the points' titles.
         let crowded = runs.count > 12
         let dot = crowded ? 3.0 : 4.0, mark = crowded ? 3.5 : 5.0, counted = !crowded
-        for line in panel.lines {
+        let sizes = radii(panel, dot: dot, ring: crowded ? 1.6 : 2.2, floor: low)
+        for (l, line) in panel.lines.enumerated() {
             let series = "s\(line.implementation % Self.colours)"
             // The line breaks where the implementation judged nothing or was not in the run.
             var segments: [[Point]] = [[]]
@@ -130,9 +131,9 @@ struct TrendChart {
                 let d = segment.enumerated().map { i, p in (i == 0 ? "M" : "L") + f(x(p.run)) + " " + f(y(p.rate!, floor: low)) }
                 out += #"<path class="line \#(series)" d="\#(d.joined(separator: " "))"/>"#
             }
-            for point in line.points {
+            for (p, point) in line.points.enumerated() {
                 guard let rate = point.rate else { continue }
-                let px = x(point.run), py = y(rate, floor: low), c = point.counts
+                let px = x(point.run), py = y(rate, floor: low), c = point.counts, dot = sizes[l][p]
                 var title = "\(implementations[line.implementation]) \(c.version), \(panel.suite), run \(runs[point.run].id): "
                     + "\(c.passed) of \(c.judged) passed (\(c.passCount.percentText ?? "-"))"
                 let moves = (c.regressions > 0 ? ["\(c.regressions) worse"] : []) + (c.fixes > 0 ? ["\(c.fixes) better"] : [])
@@ -150,6 +151,31 @@ struct TrendChart {
             }
         }
         return out + "</svg>"
+    }
+
+    /// The radius of each point of each line (indexed as `panel.lines[l].points[p]`). Points
+    /// of several lines that fall on one spot (equal pass rates in one run, as when every
+    /// implementation passes everything) would hide each other, so they become rings: the line
+    /// drawn first gets the widest, each later one `ring` less, down to `dot` for the last,
+    /// which is drawn on top. Each ring keeps its own title.
+    func radii(_ panel: Panel, dot: Double, ring: Double, floor: Double) -> [[Double]] {
+        struct Spot: Hashable { let run: Int, y: Int }
+        func spot(_ point: Point) -> Spot? {
+            point.rate.map { Spot(run: point.run, y: Int((y($0, floor: floor) * 2).rounded())) }
+        }
+        var sharing: [Spot: Int] = [:]
+        for line in panel.lines {
+            for point in line.points { if let s = spot(point) { sharing[s, default: 0] += 1 } }
+        }
+        var drawn: [Spot: Int] = [:]
+        return panel.lines.map { line in
+            line.points.map { point in
+                guard let s = spot(point) else { return dot }
+                let before = drawn[s, default: 0]
+                drawn[s] = before + 1
+                return dot + ring * Double(sharing[s, default: 1] - 1 - before)
+            }
+        }
     }
 
     /// How many series colours the style sheet defines (`.s0` to `.s7`); further

@@ -88,5 +88,42 @@ struct HTMLReportBrowserTests {
         #expect(dom.contains("javascript:alert(document.domain)"), "its homepage, as text")
         #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the hostile outputs")
         #expect(dom.contains(#"\x1b]0;pwned\x07\x1b[31mred\x00 \u{202E}evil"#), "controls shown as escapes")
+
+        // On a narrow window the summary, whose outcome columns are as many as the outcomes the
+        // run had, scrolls sideways in its own box instead of running off the page.
+        let layout = try await Self.layout(dir + "/index.html", width: 900)
+        let table = try #require(layout["table"]), section = try #require(layout["section"]), window = try #require(layout["window"])
+        #expect(table > window, "the summary is wider than the window (\(layout)): else this checks nothing")
+        #expect(section <= window, "nothing in the summary's section reaches past the window: \(layout)")
+    }
+
+    /// Widths measured in `file` as Chromium lays it out in a window `width` pixels wide: the
+    /// summary table's (`table`), how far right its section's contents reach (`section`, the
+    /// section's left edge plus its scroll width) and the window's. The page
+    /// allows no script, so a copy without its Content-Security-Policy gets one that measures.
+    static func layout(_ file: String, width: Int) async throws -> [String: Int] {
+        let page = try String(contentsOfFile: file, encoding: .utf8)
+        let policy = try #require(page.range(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression))
+        let probe = """
+            <script>window.addEventListener('load', () => { const t = document.querySelector('table.summary');
+            const s = t.closest('section'); document.body.setAttribute('data-layout', 'table=' + Math.round(t.getBoundingClientRect().width) +
+            ' section=' + Math.round(s.getBoundingClientRect().left + s.scrollWidth) + ' window=' + window.innerWidth); });</script>
+            """
+        let copy = file + ".layout.html"
+        try page.replacingCharacters(in: policy, with: "").replacingOccurrences(of: "</body>", with: probe + "</body>")
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+        let profile = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let result = try await CLI.runTool(["timeout", "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                            "--user-data-dir=" + profile, "--window-size=\(width),900", "--virtual-time-budget=5000",
+                                            "--dump-dom", URL(fileURLWithPath: copy).absoluteString])
+        let attribute = try #require(result.stdout.range(of: #"data-layout="[^"]*""#, options: .regularExpression),
+                                     "no measurement: \(result.stderr.suffix(1_000))")
+        var sizes: [String: Int] = [:]
+        for pair in result.stdout[attribute].dropFirst("data-layout=\"".count).dropLast().split(separator: " ") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let value = Int(parts[1]) { sizes[String(parts[0])] = value }
+        }
+        return sizes
     }
 }

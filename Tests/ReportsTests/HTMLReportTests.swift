@@ -106,6 +106,23 @@ struct HTMLReportTests {
         #expect(moves == "▼ 1 worse")
     }
 
+    @Test func pointsOnOneSpotBecomeRingsSoNoneIsHidden() throws {
+        func point(_ run: Int64, _ name: String, passed: Int, failed: Int) -> HistoryPoint {
+            HistoryPoint(runID: run, startedAt: "2026-11-2\(run)", status: .completed, gitCommit: nil, implementation: name, version: "1",
+                         suite: "ulc", counts: [.pass: passed, .fail: failed], regressions: 0, fixes: 0, previousRun: nil)
+        }
+        // Run 1: all three at 100 %; run 2: "a" and "c" at 50 %, "b" at 75 %.
+        let chart = TrendChart(history: [point(1, "a", passed: 4, failed: 0), point(1, "b", passed: 4, failed: 0), point(1, "c", passed: 4, failed: 0),
+                                         point(2, "a", passed: 2, failed: 2), point(2, "b", passed: 3, failed: 1), point(2, "c", passed: 2, failed: 2)],
+                               first: ["a", "b", "c"])
+        let panel = try #require(chart.panels.first)
+        let radii = chart.radii(panel, dot: 4, ring: 2, floor: chart.axis(panel).floor)
+        #expect(radii == [[8, 6], [6, 4], [4, 4]], "the first drawn is the widest ring; a point alone keeps the plain size")
+        let svg = chart.svg(panel)
+        let drawn = svg.components(separatedBy: #" r=""#).dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(drawn == ["8.4", "6.2", "6.2", "4.0", "4.0", "4.0"], "the page draws rings 2.2 apart: \(drawn)")
+    }
+
     /// One implementation, one suite, one run per night with these outcomes.
     static func nights(_ nights: [[(String, Outcome)]]) throws -> (ResultsStore, [Int64]) {
         let store = try ResultsStore(path: TestScratch.path("html", "r.sqlite"))
