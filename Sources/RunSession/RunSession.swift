@@ -50,7 +50,7 @@ public final class RunSession {
     /// When the results of a running implementation are committed.
     public var commitPolicy: ResultWriter.CommitPolicy = .standard
     let runner: Runner
-    private var registered: [ImplementationInfo] = []
+    private var registered: Set<String> = []
     private var stored = 0
 
     /// Begins a run in the store (status `running`) and records the corpus's requirements and, once
@@ -66,16 +66,17 @@ public final class RunSession {
         try store.recordCases(corpus: corpus)
     }
 
-    /// The same implementation twice in one run (in process and as an adapter, say) gets "#2"
-    /// after its name, so its results stay apart.
+    /// A name a second implementation of the run has already (the same one in process and as an
+    /// adapter, say, or two versions of one vendor's) gets "#2" after it, so their results stay
+    /// apart: reports, badges, comparisons and the history tell implementations apart by name.
     func distinct(_ info: ImplementationInfo) -> ImplementationInfo {
         var candidate = info
         var n = 1
-        while registered.contains(candidate) {
+        while registered.contains(candidate.name) {
             n += 1
             candidate.name = "\(info.name) #\(n)"
         }
-        registered.append(candidate)
+        registered.insert(candidate.name)
         return candidate
     }
 

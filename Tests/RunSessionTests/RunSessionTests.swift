@@ -45,6 +45,31 @@ struct RunSessionTests {
         #expect(try scratch.store.results(run: summary.runID).count == 2 * Self.corpus.caseCount)
     }
 
+    /// An implementation that starts as `name` `version` and answers nothing but null.
+    struct Announcing: Implementation {
+        let name: String, version: String
+        var displayName: String { "\(name) adapter" }
+        var window: Int { 1 }
+        var notes: [String] { [] }
+        func start() async throws(ImplementationError) -> ImplementationInfo {
+            ImplementationInfo(name: name, version: version, language: "C", homepage: "")
+        }
+        func supports(_ operation: String) -> Bool { true }
+        func run(_ request: Request) async -> Answer { .output(.null) }
+        func stop() async {}
+    }
+
+    @Test func twoVersionsOfOneNameInARunAreStoredUnderDistinctNames() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        let summary = try await session.run([ImplementationPlan(implementation: Announcing(name: "vendor", version: "1.0")),
+                                             ImplementationPlan(implementation: Announcing(name: "vendor", version: "2.0"))])
+        let implementations = try scratch.store.implementations(run: summary.runID)
+        #expect(implementations.map(\.info.name) == ["vendor", "vendor #2"], "results of both would be read as one implementation's")
+        #expect(implementations.map(\.info.version) == ["1.0", "2.0"])
+        #expect(try scratch.store.results(run: summary.runID).count == 2 * Self.corpus.caseCount)
+    }
+
     @Test func anImplementationThatDoesNotStartHasEveryCaseNotRun() async throws {
         let scratch = try ScratchStore()
         let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
