@@ -17,7 +17,9 @@ struct CompareCommand: ParsableCommand {
             protocolError; nonStrict with --strict) or when it did not reach the implementation \
             (notRun, skipped). A regression is a case that was not bad and is now; a fix, the \
             reverse. expectedFail is not bad: a case newly listed as an expected failure is no \
-            regression. A case judged under another requirement or level than before (the corpus \
+            regression. But a listed case that passed (unexpectedPass: its line is stale) and \
+            fails again (expectedFail) is a regression, since the stale line hid the bug's return, \
+            and the reverse a fix. A case judged under another requirement or level than before (the corpus \
             changed) is neither: it is listed as changed, with both. Other changes of outcome, new \
             and removed cases are listed but never change the exit code.
 

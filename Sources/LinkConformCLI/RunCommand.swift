@@ -38,7 +38,9 @@ struct RunCommand: AsyncParsableCommand {
             other suites in between hides nothing (`linkconform compare` explains what counts as a \
             regression; expected failures still apply), and failures it already had do not fail the \
             run. What has nothing to compare with (an implementation with no earlier results, a \
-            suite it runs for the first time) is judged the usual way. --baseline N compares every \
+            suite it runs for the first time, and in a suite compared the cases new since the \
+            baseline or skipped or not run in it, such as those of an operation the adapter \
+            declares for the first time) is judged the usual way. --baseline N compares every \
             implementation with run N instead (one not in run N, or a suite it had no results in \
             there: the usual way).
 
@@ -196,7 +198,31 @@ struct RunCommand: AsyncParsableCommand {
             Console.out("\nagainst the baseline: " + ComparisonReport.text(comparison, limit: 20))
             if comparison.regressionCount > 0 { failed = true }
         }
+        // Cases of a compared suite with nothing to compare with either: new to the corpus, or
+        // not judged in the baseline (skipped: an operation the implementation has only now
+        // declared; notRun). A failure among them is no known failure.
+        for implementation in comparisons.flatMap(\.implementations) {
+            let unjudged = Self.withoutBaseline(implementation, failing: failing)
+            guard !unjudged.isEmpty else { continue }
+            Console.line("\(Escaping.terminal(implementation.name)): \(unjudged.count) unexpected failure\(unjudged.count == 1 ? "" : "s") in cases "
+                         + "new since the baseline or not judged in it (skipped, not run); judged as usual:")
+            for change in unjudged.prefix(20) {
+                Console.line("  \(Escaping.terminal(change.caseID)) (\(Escaping.terminal(change.requirementID)) \(change.level.rawValue)): "
+                             + "\(change.before?.rawValue ?? "new") -> \(change.after?.rawValue ?? "-")")
+            }
+            if unjudged.count > 20 { Console.line("  ... and \(unjudged.count - 20) more") }
+            failed = true
+        }
         return failed
+    }
+
+    /// The implementation's cases that fail now (`failing`) and had no judged result in the
+    /// baseline: new cases, and cases that were `skipped` or `notRun` there.
+    static func withoutBaseline(_ implementation: ImplementationComparison, failing: Set<Outcome>) -> [CaseChange] {
+        (implementation.changed + implementation.new).filter { change in
+            guard let after = change.after, failing.contains(after) else { return false }
+            return change.before == nil || change.before == .skipped || change.before == .notRun
+        }
     }
 }
 

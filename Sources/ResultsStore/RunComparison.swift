@@ -10,8 +10,9 @@ import GRDB
 /// passed last night and was not run tonight got worse. `expectedFail` is not bad (expected
 /// failures still apply, so a case newly listed in the file is not a regression), nor is
 /// `unexpectedPass` (it passes). Then, for a case in both runs:
-/// - **regression**: good before, bad after;
-/// - **fix**: bad before, good after;
+/// - **regression**: good before, bad after; or `unexpectedPass` before and `expectedFail` after
+///   (a fixed bug came back, and its stale line in the expected-failures file hid it);
+/// - **fix**: bad before, good after; or `expectedFail` before and `unexpectedPass` after;
 /// - **changed**: another change of outcome (`fail` to `crashed`, `pass` to `nonStrict` without
 ///   `strict`, ...), or any change of a case judged under another requirement or level than
 ///   before (the corpus changed, not the implementation), listed but never gating;
@@ -70,6 +71,10 @@ public struct RunComparison: Sendable {
     public static func kind(before: Outcome?, after: Outcome?, strict: Bool) -> CaseChange.Kind {
         guard let before else { return .new }
         guard let after else { return .removed }
+        // A listed case that passed (its expected-failures line was stale) and fails again: the
+        // bug came back with nobody touching the list. The reverse is the fix.
+        if before == .unexpectedPass && after == .expectedFail { return .regression }
+        if before == .expectedFail && after == .unexpectedPass { return .fix }
         let bad = badOutcomes(strict: strict)
         switch (bad.contains(before), bad.contains(after)) {
         case (false, true): return .regression

@@ -142,21 +142,23 @@ enum RunHistoryLookup {
     }
 
     /// Regressions and fixes per suite between two results of one implementation, counted in
-    /// one grouped query over the case index (a case judged under another requirement or level
-    /// than before counts as neither, as in ``ResultsStore/compare(_:_:strict:)``).
+    /// one grouped query over the case index, as ``RunComparison/kind(before:after:strict:)``
+    /// sorts them (a case judged under another requirement or level than before counts as
+    /// neither, as in ``ResultsStore/compare(_:_:strict:)``).
     static func moves(_ db: Database, before: (run: Int64, implementation: Int64),
                               after: (run: Int64, implementation: Int64), strict: Bool) throws -> [String: (regressions: Int, fixes: Int)] {
         let bad = RunComparison.badOutcomes(strict: strict).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var moves: [String: (Int, Int)] = [:]
         try db.exactEach("""
             SELECT a.suite,
-                   SUM(a.outcome IN (\(bad)) AND b.outcome NOT IN (\(bad))) AS regressions,
-                   SUM(b.outcome IN (\(bad)) AND a.outcome NOT IN (\(bad))) AS fixes
+                   SUM((a.outcome IN (\(bad)) AND b.outcome NOT IN (\(bad))) OR (b.outcome = ?5 AND a.outcome = ?6)) AS regressions,
+                   SUM((b.outcome IN (\(bad)) AND a.outcome NOT IN (\(bad))) OR (b.outcome = ?6 AND a.outcome = ?5)) AS fixes
             FROM caseResult a JOIN caseResult b ON b.runId = ?3 AND b.implementationId = ?4 AND b.caseId = a.caseId
                  AND b.requirementId = a.requirementId AND b.level = a.level
             WHERE a.runId = ?1 AND a.implementationId = ?2
             GROUP BY a.suite
-            """, [.integer(after.run), .integer(after.implementation), .integer(before.run), .integer(before.implementation)]) { row in
+            """, [.integer(after.run), .integer(after.implementation), .integer(before.run), .integer(before.implementation),
+                  .raw(Outcome.unexpectedPass), .raw(Outcome.expectedFail)]) { row in
             moves[row.text("suite")] = (row.int("regressions"), row.int("fixes"))
         }
         return moves

@@ -134,6 +134,43 @@ struct CompareCommandTests {
         #expect(absent.stdout.contains("disagreeing: not in run 1; judged as usual ("), "\(absent.stdout)")
     }
 
+    /// An adapter that declares `ulc.build` only from its second night on (an operation the
+    /// vendor has just implemented) fails the gate for its unlisted failures there: they were
+    /// `skipped` in the baseline, so they are no known failures (skipped to fail is "changed",
+    /// bad to bad, and passed). The night after, they are known.
+    @Test func casesSkippedInTheBaselineAreJudgedAsUsual() async throws {
+        let dir = CLI.temporaryDirectory()
+        let adapter = dir + "/growing.py"
+        try #"""
+            import json, sys
+            operations = ["ulc.parse"] + (["ulc.build"] if sys.argv[1] == "two" else [])
+            for line in sys.stdin:
+                msg = json.loads(line)
+                if msg["cmd"] == "start":
+                    me = {"name": "growing", "version": sys.argv[1], "language": "Python", "homepage": ""}
+                    print(json.dumps({"version": 1, "implementation": me, "operations": operations}), flush=True)
+                elif msg["cmd"] == "run":
+                    out = {"kind": "notULC"} if msg["operation"] == "ulc.parse" else {"link": "not a link"}
+                    print(json.dumps({"seq": msg["seq"], "output": out}), flush=True)
+                elif msg["cmd"] == "stop":
+                    break
+            """#.write(toFile: adapter, atomically: true, encoding: .utf8)
+        func night(_ operations: String) async throws -> CLI.Result {
+            try await CLI.run(["run", "--suite", "ulc", "--adapter", "python3 \(adapter) \(operations)", "--db", dir + "/r.sqlite",
+                               "--no-reports", "--no-progress", "--baseline", "previous"])
+        }
+        #expect(try await night("one").status == 1, "the first night is judged as usual")
+        let second = try await night("two")
+        #expect(second.status == 1, "\(second.output)")
+        #expect(second.stdout.contains("0 regressions"), "\(second.stdout)")
+        #expect(second.stdout.contains("in cases new since the baseline or not judged in it (skipped, not run); judged as usual:"),
+                "\(second.stdout)")
+        #expect(second.stdout.contains(": skipped -> fail"), "\(second.stdout)")
+        let third = try await night("two")
+        #expect(third.status == 0, "the same failures the night after are known: \(third.output)")
+        #expect(!third.stdout.contains("judged as usual"), "\(third.stdout)")
+    }
+
     @Test func runWithABaselineFailsOnRegressionsOnly() async throws {
         let dir = CLI.temporaryDirectory()
         func run(_ corpus: String, _ extra: [String] = []) async throws -> CLI.Result {

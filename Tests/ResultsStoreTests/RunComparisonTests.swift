@@ -53,6 +53,22 @@ struct RunComparisonTests {
         #expect(comparison.regressionCount == 2 && comparison.fixCount == 1)
     }
 
+    /// A listed case that passed (an unexpected pass: its line is stale) and fails again is a
+    /// regression, which nobody noticed since the line still lists it; the reverse is a fix.
+    /// The history's triangles count them the same way.
+    @Test func aStaleExpectedFailureThatFailsAgainIsARegression() throws {
+        let (store, runs) = try Self.store([
+            ["a": [("back", .expectedFail), ("gone", .unexpectedPass), ("newly", .pass)]],
+            ["a": [("back", .unexpectedPass), ("gone", .expectedFail), ("newly", .expectedFail)]],
+        ])
+        let a = try #require(try store.compare(runs[0], runs[1]).implementations.first)
+        #expect(a.regressions.map(\.caseID) == ["gone"])
+        #expect(a.fixes.map(\.caseID) == ["back"])
+        #expect(a.changed.map(\.caseID) == ["newly"], "a passing case newly listed as failing was listed on purpose")
+        let point = try #require(try store.history().first { $0.runID == runs[1] })
+        #expect(point.regressions == 1 && point.fixes == 1)
+    }
+
     @Test func nonStrictGatesOnlyWhenStrict() throws {
         let (store, runs) = try Self.store([["a": [("c", .pass)]], ["a": [("c", .nonStrict)]]])
         #expect(try store.compare(runs[0], runs[1]).regressionCount == 0)
