@@ -136,7 +136,10 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
         switch answer {
         case .success(let (info, ops)):
             lock.withLock {
-                if supervision.identify(info) { operationsLock.withLock { declaredOperations = ops } }
+                if supervision.identify(info) {
+                    operationsLock.withLock { declaredOperations = ops }
+                    if let note = Self.unknownOperationsNote(ops) { supervision.note(note) }
+                }
             }
             return .success(info)
         case .failure(let error):
@@ -145,6 +148,21 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
             let tail = child.stderrTail.text
             return .failure(ImplementationError(error.message + (tail.isEmpty ? "" : "; stderr: " + Self.clip(tail))))
         }
+    }
+
+    /// The operations every suite defines: what a declared name is checked against.
+    static let knownOperations = Set(SuiteRegistry.all.flatMap { $0.operations.map(\.name) })
+
+    /// A note naming the declared operations no suite defines (a misspelt `ulc.Parse` would
+    /// otherwise leave every case of `ulc.parse` skipped without a word), nil when there are
+    /// none; at most ten names, each cut to 80 characters.
+    static func unknownOperationsNote(_ declared: Set<String>) -> String? {
+        let unknown = declared.subtracting(knownOperations).sorted()
+        guard !unknown.isEmpty else { return nil }
+        let names = unknown.prefix(10).map { "'" + clip($0, characters: 80) + "'" }.joined(separator: ", ")
+        return "declares \(unknown.count) operation\(unknown.count == 1 ? "" : "s") no suite defines, ignored: \(names)"
+            + (unknown.count > 10 ? " and \(unknown.count - 10) more" : "")
+            + " (the operations are \(knownOperations.sorted().joined(separator: ", ")))"
     }
 
     /// Makes sure a process is running, restarting it if needed. Nil when running; otherwise why

@@ -34,6 +34,24 @@ struct AdapterZooTests {
 
     static let ids = ["c1", "c2", "c3", "bad", "c4", "c5", "c6", "c7"]
 
+    /// Operations no suite defines are named in a note (the reports and the terminal show the
+    /// notes), so that a misspelt one does not leave its cases skipped without a word.
+    @Test func misspeltOperationsAreNoted() async throws {
+        let a = adapter("misspelt-operations")
+        _ = try await a.start()
+        #expect(a.supports("ulc.parse"))
+        let note = try #require(a.notes.first, "\(a.notes)")
+        #expect(note.hasPrefix("declares 2 operations no suite defines, ignored: 'ulc.Parse', 'xcallback.parze' (the operations are "), "\(note)")
+        #expect(note.contains("xcallback.parse"))
+        await a.stop()
+        let plain = adapter("echo")
+        _ = try await plain.start()
+        #expect(plain.notes.isEmpty, "\(plain.notes)")
+        await plain.stop()
+        let many = try #require(AdapterImplementation.unknownOperationsNote(Set((0..<30).map { "op\($0)" }) .union(["ulc.parse"])))
+        #expect(many.hasPrefix("declares 30 operations") && many.contains(" and 20 more"), "\(many)")
+    }
+
     func expectOnlyTheCulpritBlamed(_ answers: [String: Answer], _ check: (Answer) -> Bool) {
         for id in Self.ids where id != "bad" {
             #expect(answers[id] == .output(["echo": .string(id)]), "\(id): \(String(describing: answers[id]))")

@@ -84,9 +84,10 @@ for line in sys.stdin:
         if mode == "refuse-version":
             send({"version": 2, "refused": "I only speak version 2"})
             sys.exit(1)
+        operations = ["ulc.parse"] + (["ulc.Parse", "xcallback.parze"] if mode == "misspelt-operations" else [])
         send({"version": 1, "implementation": {"name": "zoo-" + mode, "version": "0", "language": "Python",
                                               "homepage": "https://example.invalid"},
-              "operations": ["ulc.parse"]})
+              "operations": operations})
         if mode == "flood-stderr":
             sys.stderr.write("x" * 10_000_000 + "\nthe last words before the flood ended\n")
             sys.stderr.flush()
