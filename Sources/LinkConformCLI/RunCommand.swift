@@ -78,7 +78,13 @@ struct RunCommand: AsyncParsableCommand {
         let corpus = try corpusOptions.loadOrExit()
         let plans: [ImplementationPlan]
         switch implementationOptions.plans() {
-        case .success(let p): plans = p
+        case .success(let p):
+            plans = p.map { plan in
+                guard strict, var expected = plan.expectedFailures else { return plan }
+                expected.strict = true
+                return ImplementationPlan(implementation: plan.implementation, expectedFailures: expected, prepare: plan.prepare,
+                                          workingDirectory: plan.workingDirectory)
+            }
         case .failure(let error):
             for message in error.messages { Console.error(message) }
             throw Exit.harness

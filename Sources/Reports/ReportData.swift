@@ -105,8 +105,9 @@ public struct ReportData: Sendable {
     /// `limit` of them; with `withCases`, each comes with its case's title and input when the
     /// store has them (``StoredResult/corpusCase``).
     public func forEachProblem(implementation: Int64? = nil, limit: Int? = nil, withCases: Bool = false,
-                               _ body: (StoredResult) throws -> Void) throws {
-        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, outcomes: Self.problemOutcomes,
+                               only outcomes: Set<Outcome> = problemOutcomes, _ body: (StoredResult) throws -> Void) throws {
+        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation,
+                                                                       outcomes: outcomes.intersection(Self.problemOutcomes),
                                                                        limit: limit, withCases: withCases), body)
     }
 }

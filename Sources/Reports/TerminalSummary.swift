@@ -28,10 +28,17 @@ public enum TerminalSummary {
         if problems > 0 {
             lines.append("")
             lines.append("not passed (\(problems)):")
-            try data.forEachProblem(limit: maxProblems) { stored in
-                let r = stored.result
-                let who = Escaping.clipped(data.implementation(stored.implementationID)?.name ?? "?", to: nameLimit)
-                lines.append("  \(r.outcome.rawValue)  \(who)  \(r.caseID)  [\(r.requirement) \(r.level.rawValue)]  \(Escaping.clipped(r.message ?? "", to: messageLimit))")
+            // What fails the run first (a CI log is read for it), then the rest, each in the
+            // order the cases ran.
+            let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: run.strict) })
+            var listed = 0
+            for outcomes in [failing, Set(Outcome.allCases).subtracting(failing)] where listed < maxProblems {
+                try data.forEachProblem(limit: maxProblems - listed, only: outcomes) { stored in
+                    let r = stored.result
+                    let who = Escaping.clipped(data.implementation(stored.implementationID)?.name ?? "?", to: nameLimit)
+                    lines.append("  \(r.outcome.rawValue)  \(who)  \(r.caseID)  [\(r.requirement) \(r.level.rawValue)]  \(Escaping.clipped(r.message ?? "", to: messageLimit))")
+                    listed += 1
+                }
             }
             if problems > maxProblems { lines.append("  ... and \(problems - maxProblems) more (see the reports)") }
         }

@@ -23,4 +23,16 @@ struct ExpectedFailuresTests {
         #expect(list.unknown(in: everySuite).map(\.caseID) == ["xcallback/build/any-case", "aasa/match/no-such-case-either",
                                                               "ulc/no-such-topic/no-such-case", "nosuite/a/b"])
     }
+
+    /// In a `--strict` run an unlisted `nonStrict` fails it, so it gets the hint an unlisted
+    /// `fail` gets; without `--strict` it does not (it fails nothing).
+    @Test func anUnlistedNonStrictGetsTheHintOnlyWhenStrict() {
+        var list = ExpectedFailures(path: "x.txt", text: "ulc/a/listed  # known\n")
+        #expect(list.apply(to: .nonStrict, caseID: "ulc/a/other", message: "m") == (.nonStrict, "m"))
+        #expect(list.apply(to: .fail, caseID: "ulc/a/other", message: "m").1 == "m; not in x.txt: add 'ulc/a/other  # why' if this failure is accepted")
+        list.strict = true
+        #expect(list.apply(to: .nonStrict, caseID: "ulc/a/other", message: "m").1
+                == "m; not in x.txt: add 'ulc/a/other  # why' if this failure is accepted")
+        #expect(list.apply(to: .nonStrict, caseID: "ulc/a/listed", message: "m").0 == .expectedFail)
+    }
 }

@@ -102,6 +102,18 @@ struct ReportsTests {
         #expect(data.hasFailures(strict: false))
     }
 
+    /// What fails the run is listed before what does not (the list is cut at `maxProblems`):
+    /// the errored case ran after the nonStrict one, and the nonStrict one is what is cut.
+    @Test func theTerminalListsWhatFailsTheRunFirst() throws {
+        let (store, run) = try Self.storedRun()
+        let text = try TerminalSummary.render(try #require(try ReportData.load(from: store, run: run)), maxProblems: 2)
+        let listed = text.split(separator: "\n").filter { $0.hasPrefix("  fail") || $0.hasPrefix("  errored") || $0.hasPrefix("  nonStrict") }
+        #expect(listed.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["fail", "errored"], "\(text)")
+        #expect(text.contains("  ... and 1 more (see the reports)"))
+        let all = try TerminalSummary.render(try #require(try ReportData.load(from: store, run: run)))
+        #expect(all.contains("ulc/a/should"), "with room, the rest follow: \(all)")
+    }
+
     @Test func writerWritesTheFourFiles() throws {
         let (store, run) = try Self.storedRun()
         let dir = TestScratch.folder("out")

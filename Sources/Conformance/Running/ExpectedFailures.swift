@@ -24,6 +24,10 @@ public struct ExpectedFailures: Sendable {
     /// Problems in the file itself (duplicate ids, a missing reason), with their line.
     public let problems: [String]
 
+    /// Whether the run counts a `nonStrict` as a failure (`--strict`): an unlisted one then
+    /// gets the same "add this line" hint as an unlisted `fail`.
+    public var strict = false
+
     public init(path: String, text: String) {
         self.path = path
         var entries: [String: Entry] = [:]
@@ -53,7 +57,7 @@ public struct ExpectedFailures: Sendable {
     /// The outcome once the list is taken into account, and the message to go with it.
     public func apply(to outcome: Outcome, caseID: String, message: String?) -> (Outcome, String?) {
         guard let entry = entries[caseID] else {
-            guard outcome.isFailure(strict: false) else { return (outcome, message) }
+            guard outcome.isFailure(strict: strict) else { return (outcome, message) }
             return (outcome, (message.map { $0 + "; " } ?? "") + "not in \(path): add '\(caseID)  # why' if this failure is accepted")
         }
         if outcome.isListableFailure {
