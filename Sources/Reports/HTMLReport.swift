@@ -344,6 +344,12 @@ public enum HTMLReport {
             } else {
                 try out.line(#"<p class="ctitle"><span class="where">\#(Escaping.html(r.operation))</span></p>"#)
             }
+            if let text = data.requirementText(r) {
+                try out.line(#"<h4>Requirement</h4><p class="rtext"><strong>\#(Escaping.html(r.requirement)) \#(r.level.rawValue)</strong> \#(Escaping.html(text.statement)) <span class="where">\#(Escaping.html(text.document)), \#(Escaping.html(text.section))</span></p>"#)
+                if let rationale = text.rationale {
+                    try out.line(#"<p class="rtext dim">Decided by LinkConform (the source is silent): \#(Escaping.html(rationale))</p>"#)
+                }
+            }
             if let message = r.message { try out.line(#"<h4>Message</h4><pre class="message">\#(Escaping.html(clip(message)))</pre>"#) }
             try out.line("<h4>Input</h4>")
             if let c = stored.corpusCase {

@@ -165,6 +165,7 @@ enum HTMLStyle {
         details.case[open] > summary .msg { display: none; }
         .case-body { padding: 4px 14px 14px; }
         .ctitle { margin: 6px 0 0; font-weight: 600; }
+        .rtext { margin: 0 0 0.3rem; max-width: 980px; } .rtext .where { color: var(--muted); font-size: 0.85rem; margin-left: 6px; font-family: inherit; }
         .where { font-weight: normal; font-size: 0.82rem; color: var(--muted); margin-left: 8px; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
         pre.message, pre.json { background: var(--soft); border-radius: 6px; padding: 8px 10px; max-height: 22em; overflow: auto; }
         table.diff { width: 100%; font-size: 0.86rem; }

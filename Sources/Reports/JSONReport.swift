@@ -24,7 +24,7 @@ public enum JSONReport {
         }
         try out.write("\n  \"results\": [")
         var first = true
-        try data.forEachResult { stored in
+        try data.forEachResult(withCases: true) { stored in
             try out.write(first ? "\n    " : ",\n    ")
             try write(result(stored, data), levels: 2, to: out)
             first = false
@@ -65,8 +65,18 @@ public enum JSONReport {
                     "nullAlsoPasses": .int(row.nullAlsoPass)]
         })
         root["requirements"] = .array(data.requirements.map { r in
-            ["suite": .string(r.suite), "id": .string(r.id), "level": .string(r.level.rawValue),
-             "title": .string(r.title), "decided": .bool(r.decided)]
+            var requirement = JSONObject()
+            requirement["suite"] = .string(r.suite)
+            requirement["id"] = .string(r.id)
+            requirement["level"] = .string(r.level.rawValue)
+            requirement["title"] = .string(r.title)
+            requirement["decided"] = .bool(r.decided)
+            if let text = data.requirementTexts[r.suite]?[r.id] {
+                requirement["statement"] = .string(text.statement)
+                requirement["source"] = ["document": .string(text.document), "section": .string(text.section)]
+                requirement["rationale"] = .string(text.rationale)
+            }
+            return .object(requirement)
         })
         root["matrix"] = .array(data.matrix.map { row in
             var cells = JSONObject()
@@ -85,11 +95,17 @@ public enum JSONReport {
 
     static func result(_ stored: StoredResult, _ data: ReportData) -> JSONValue {
         let r = stored.result
-        return ["implementation": .string(data.implementation(stored.implementationID)?.name ?? "?"),
-                "suite": .string(r.suite), "case": .string(r.caseID), "operation": .string(r.operation),
-                "requirement": .string(r.requirement), "level": .string(r.level.rawValue),
-                "outcome": .string(r.outcome.rawValue), "nullWouldPass": .bool(r.nullWouldPass),
-                "durationNanos": .int(Int(r.durationNanos)), "message": .string(r.message),
-                "expected": r.expected, "actual": r.actual ?? .null]
+        let result: JSONValue = [
+            "implementation": .string(data.implementation(stored.implementationID)?.name ?? "?"),
+            "suite": .string(r.suite), "case": .string(r.caseID), "operation": .string(r.operation),
+            "requirement": .string(r.requirement), "level": .string(r.level.rawValue),
+            "outcome": .string(r.outcome.rawValue), "nullWouldPass": .bool(r.nullWouldPass),
+            "durationNanos": .int(Int(r.durationNanos)), "message": .string(r.message),
+            "expected": r.expected, "actual": r.actual ?? .null]
+        // For a result that did not pass: its case as the store keeps it (the input as compact
+        // JSON text, cut to 4 KiB), so that a tool can show what was sent.
+        guard ReportData.problemOutcomes.contains(r.outcome), let c = stored.corpusCase, case .object(var members) = result else { return result }
+        members["corpusCase"] = ["title": .string(c.title), "file": .string(c.file), "line": .int(c.line), "input": .string(c.input)]
+        return .object(members)
     }
 }

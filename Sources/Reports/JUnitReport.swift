@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import ResultsStore
 
 /// `junit.xml`, for CI systems: one test suite per implementation and suite, one test case per case.
 ///
@@ -36,7 +37,9 @@ public enum JUnitReport {
         for row in data.summary {
             let name = data.implementation(row.implementationID)?.name ?? "?"
             try out.line(#"  <testsuite name="\#(Escaping.xml(name)).\#(Escaping.xml(row.suite))" tests="\#(row.total)" failures="\#(row.count(failing))" errors="\#(row.count(errors))" skipped="\#(row.count(skips))" time="\#(seconds(row.nanos))">"#)
-            try data.forEachResult(implementation: row.implementationID, suite: row.suite) { try testCase($0.result, strict: strict, to: out) }
+            try data.forEachResult(implementation: row.implementationID, suite: row.suite, withCases: true) {
+                try testCase($0, data, strict: strict, to: out)
+            }
             try out.line("  </testsuite>")
         }
         guard harness > 0 else { return try out.line("</testsuites>") }
@@ -61,7 +64,17 @@ public enum JUnitReport {
         try out.line("    </testcase>")
     }
 
-    static func testCase(_ r: CaseResult, strict: Bool, to out: ReportOutput) throws {
+    /// A failure's text after expected and actual: what the requirement says and the case's
+    /// input (cut to 2,000 characters), when the store has them.
+    static func context(_ stored: StoredResult, _ data: ReportData) -> String {
+        var text = ""
+        if let requirement = data.requirementText(stored.result) { text += "&#10;requirement: " + Escaping.xml(ReportData.plain(requirement)) }
+        if let c = stored.corpusCase { text += "&#10;input (\(Escaping.xml(c.file)):\(c.line)): " + Escaping.xml(Escaping.clipped(c.input, to: 2_000)) }
+        return text
+    }
+
+    static func testCase(_ stored: StoredResult, _ data: ReportData, strict: Bool, to out: ReportOutput) throws {
+        let r = stored.result
         let open = #"    <testcase classname="\#(Escaping.xml(r.suite)).\#(Escaping.xml(r.requirement))" name="\#(Escaping.xml(r.caseID))" time="\#(seconds(r.durationNanos))""#
         let message = Escaping.xml(r.message ?? "")
         if r.outcome == .pass {
@@ -74,7 +87,7 @@ public enum JUnitReport {
             break
         case .fail,
              .nonStrict where strict:
-            try out.line(#"      <failure type="\#(r.level.rawValue)" message="\#(message)">expected: \#(Escaping.xml(r.expected.serialized()))&#10;actual: \#(Escaping.xml(r.actual?.serialized() ?? "(none)"))</failure>"#)
+            try out.line(#"      <failure type="\#(r.level.rawValue)" message="\#(message)">expected: \#(Escaping.xml(r.expected.serialized()))&#10;actual: \#(Escaping.xml(r.actual?.serialized() ?? "(none)"))\#(context(stored, data))</failure>"#)
         case .errored, .crashed, .timedOut, .protocolError:
             try out.line(#"      <error type="\#(r.outcome.rawValue)" message="\#(message)"/>"#)
         case .unexpectedPass:

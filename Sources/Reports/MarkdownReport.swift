@@ -95,16 +95,23 @@ public enum MarkdownReport {
         }
     }
 
+    /// The most of a case's input shown (the HTML report shows up to the 4 KiB the store keeps).
+    static let inputLimit = 500
+
     static func problems(of impl: StoredImplementation, _ data: ReportData, to out: ReportOutput) throws {
         let count = data.count(ReportData.problemOutcomes, implementation: impl.id)
         try out.line()
         try out.line("## Not passed: \(Escaping.markdownCell(impl.info.name)) (\(count))")
         if count == 0 { try out.line(); try out.line("None.") }
-        try data.forEachProblem(implementation: impl.id, limit: ReportData.listedProblems) { stored in
+        try data.forEachProblem(implementation: impl.id, limit: ReportData.listedProblems, withCases: true) { stored in
             let r = stored.result
             try out.line()
             try out.line("- **\(r.outcome.rawValue)** \(Escaping.markdownCode(r.caseID)) (\(Escaping.markdownInline(r.requirement)) \(r.level.rawValue))"
                          + (r.message.map { ": \(Escaping.markdownInline($0))" } ?? ""))
+            if let text = data.requirementText(r) { try out.line("  - requirement: \(Escaping.markdownInline(ReportData.plain(text)))") }
+            if let c = stored.corpusCase {
+                try out.line("  - input (\(Escaping.markdownInline(c.file)):\(c.line)): \(Escaping.markdownJSON(Escaping.clipped(c.input, to: inputLimit)))")
+            }
             try out.line("  - expected: \(Escaping.markdownJSON(r.expected.serialized()))")
             if let actual = r.actual { try out.line("  - actual: \(Escaping.markdownJSON(actual.serialized()))") }
         }

@@ -17,14 +17,30 @@ public struct ReportData: Sendable {
     public let matrix: [MatrixRow]
     /// What the run lacks when it did not complete (nil: it completed). Every report says so.
     public let incomplete: IncompleteRun?
+    /// What each requirement of the run's corpus says, by suite and id (empty for a run stored
+    /// before the store kept it): the reports give it beside each case that did not pass.
+    public var requirementTexts: [String: [String: StoredRequirementText]] = [:]
 
     /// Reads a run's counts from the store; nil when there is no such run.
     public static func load(from store: ResultsStore, run id: Int64) throws -> ReportData? {
         guard let run = try store.run(id) else { return nil }
         let requirements = try store.requirements(run: id)
-        return ReportData(store: store, run: run, implementations: try store.implementations(run: id), requirements: requirements,
-                          summary: try store.summary(run: id),
-                          matrix: matrix(requirements, try store.requirementTallies(run: id)), incomplete: try store.incompleteRun(id))
+        var data = ReportData(store: store, run: run, implementations: try store.implementations(run: id), requirements: requirements,
+                              summary: try store.summary(run: id),
+                              matrix: matrix(requirements, try store.requirementTallies(run: id)), incomplete: try store.incompleteRun(id))
+        data.requirementTexts = try store.requirementTexts(run: id)
+        return data
+    }
+
+    /// What the requirement a result was judged under says, when the store has it.
+    public func requirementText(_ result: CaseResult) -> StoredRequirementText? {
+        requirementTexts[result.suite]?[result.requirement]
+    }
+
+    /// "statement (document, section)", then a decision's rationale: one line of plain text
+    /// about a requirement, for the reports to escape as they need.
+    public static func plain(_ text: StoredRequirementText) -> String {
+        "\(text.statement) (\(text.document), \(text.section))" + (text.rationale.map { " Decided by LinkConform: \($0)" } ?? "")
     }
 
     public func implementation(_ id: Int64) -> ImplementationInfo? {
@@ -92,9 +108,9 @@ public struct ReportData: Sendable {
 
     /// Calls `body` with each result, in insertion order, read from the store one at a time;
     /// only one implementation's or one suite's when given.
-    public func forEachResult(implementation: Int64? = nil, suite: String? = nil,
+    public func forEachResult(implementation: Int64? = nil, suite: String? = nil, withCases: Bool = false,
                               _ body: (StoredResult) throws -> Void) throws {
-        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, suite: suite), body)
+        try store.forEachResult(run: run.id, ResultsStore.ResultFilter(implementation: implementation, suite: suite, withCases: withCases), body)
     }
 
     /// Cases listed per implementation where a report lists the problems (Markdown, HTML);

@@ -151,6 +151,23 @@ extension ResultsStore {
                 );
                 """)
         }
+        migrator.registerMigration("v7: what each requirement of a corpus says, once per corpus fingerprint") { db in
+            // Its statement and source (document title and section, and a decision's rationale),
+            // so that a report can say what a failed case's requirement asks and where it comes
+            // from without the corpus at hand. Runs over an unchanged corpus add nothing.
+            try db.execute(sql: """
+                CREATE TABLE corpusRequirement (
+                    corpusFingerprint TEXT NOT NULL,
+                    suite TEXT NOT NULL,
+                    requirementId TEXT NOT NULL,
+                    statement TEXT NOT NULL,
+                    document TEXT NOT NULL,
+                    section TEXT NOT NULL,
+                    rationale TEXT,
+                    PRIMARY KEY (corpusFingerprint, suite, requirementId)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

@@ -31,6 +31,7 @@ enum StoreSchema {
         ("differentialFinding", ["id", "implementation", "implementationVersion", "suite", "operation", "kind", "signature", "fields",
                                  "referenceCodes", "message", "input", "minimisedInput", "referenceOutput", "implementationAnswer",
                                  "firstSeen", "lastSeen", "count", "status", "promotedCase"]),
+        ("corpusRequirement", ["corpusFingerprint", "suite", "requirementId", "statement", "document", "section", "rationale"]),
     ]
 
     /// Every table of `db` (SQLite's own left out) with its columns.

@@ -114,6 +114,51 @@ struct ReportsTests {
         #expect(all.contains("ulc/a/should"), "with room, the rest follow: \(all)")
     }
 
+    /// Beside a case that did not pass, every report says what its requirement asks and where
+    /// that comes from, and shows the case's input: a vendor reading only summary.md,
+    /// junit.xml or results.json could not tell which rule it broke with what.
+    @Test func everyReportSaysWhatTheFailedRequirementAsksAndShowsTheInput() throws {
+        let corpus = Corpus.load(from: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus").path, suites: ["ulc"])
+        let suite = try #require(corpus.suites.first)
+        let store = try ResultsStore(path: TestScratch.path("reports", "texts.sqlite"))
+        try store.recordCases(corpus: corpus)
+        try store.recordCases(corpus: corpus)   // a second run over the same corpus adds nothing
+        let run = try store.beginRun(RunStart(corpusFingerprint: corpus.fingerprint, gitCommit: nil, toolVersion: "0.1.0", options: [:]))
+        try store.recordRequirements(run: run, corpus: corpus)
+        let impl = try store.register(ImplementationInfo(name: "vendor", version: "1", language: "", homepage: ""), run: run)
+        let c = try #require(suite.cases.first { $0.operation == "ulc.parse" && suite.registry[$0.requirement]?.level == .must })
+        let result = Runner(corpus: corpus).judge(c, in: suite, answer: .output(["kind": "notULC"]), nanos: 1)
+        try #require(result.outcome == .fail)
+        try store.insert([result], run: run, implementation: impl)
+        try store.finishRun(run, status: .completed)
+        let data = try #require(try ReportData.load(from: store, run: run))
+        let requirement = try #require(suite.registry[c.requirement])
+        let document = try #require(suite.registry.documents.first { $0.key == requirement.document })
+        let input = String(decoding: c.encodedInput, as: UTF8.self)
+        let inputStart = String(input.prefix(60))
+        #expect(requirement.statement.count > 20 && !input.isEmpty)
+
+        let markdown = try MarkdownReport.render(data)
+        #expect(markdown.contains("  - requirement: " + Escaping.markdownInline(requirement.statement)), "\(markdown)")
+        #expect(markdown.contains(Escaping.markdownInline(requirement.section)))
+        #expect(markdown.contains("  - input (\(Escaping.markdownInline(c.file)):\(c.line)): `" + inputStart), "\(markdown)")
+        let junit = try JUnitReport.render(data)
+        #expect(junit.contains("&#10;requirement: " + Escaping.xml(requirement.statement)), "\(junit)")
+        #expect(junit.contains(Escaping.xml(document.title)))
+        #expect(junit.contains("&#10;input (" + Escaping.xml(c.file)), "\(junit)")
+        let json = try JSONParser.parse(try JSONReport.render(data))
+        let stated = json["requirements"]?.arrayValue?.first { $0["id"]?.stringValue == c.requirement }
+        #expect(stated?["statement"]?.stringValue == requirement.statement)
+        #expect(stated?["source"]?["section"]?.stringValue == requirement.section && stated?["source"]?["document"]?.stringValue == document.title)
+        #expect(json["results"]?.arrayValue?.first?["corpusCase"]?["input"]?.stringValue == input)
+        #expect(json["results"]?.arrayValue?.first?["corpusCase"]?["file"]?.stringValue == c.file)
+        let html = try HTMLReport.render(data)
+        #expect(html.contains("<h4>Requirement</h4><p class=\"rtext\"><strong>\(Escaping.html(c.requirement)) MUST</strong> \(Escaping.html(requirement.statement))"),
+                "\(html.suffix(3_000))")
+        #expect(html.contains(Escaping.html(requirement.section)))
+    }
+
     @Test func writerWritesTheFourFiles() throws {
         let (store, run) = try Self.storedRun()
         let dir = TestScratch.folder("out")
