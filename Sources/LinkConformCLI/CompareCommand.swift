@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkJSON
 import Reports
 import ResultsStore
 
@@ -9,9 +10,13 @@ struct CompareCommand: ParsableCommand {
         abstract: "What changed between two stored runs: regressions, fixes, new and removed cases.",
         discussion: """
             Compares the cases of each implementation (matched by name, so a new version is \
-            compared with the old) between run BEFORE and run AFTER. Without arguments: the newest \
-            run against the newest completed run before it; with one: that run against the newest \
-            completed run before it.
+            compared with the old) between run BEFORE and run AFTER. Without BEFORE (no argument: \
+            the newest run; one: that run), each suite of each implementation is compared with its \
+            previous results in that suite, as `run --baseline previous` does: the newest completed \
+            run before AFTER in which the implementation started and has results in the suite. A \
+            night it did not start (against which every case looks fixed) and a run of other \
+            suites (against which every case looks new) are skipped; an implementation that did \
+            not start in AFTER is not compared. With BEFORE, the two runs are compared as given.
 
             A case is bad when its outcome fails a run (fail, errored, crashed, timedOut, \
             protocolError; nonStrict with --strict) or when it did not reach the implementation \
@@ -33,7 +38,7 @@ struct CompareCommand: ParsableCommand {
             nor removed, and the comparison is no verdict: exit 2.
 
             Examples:
-              linkconform compare                   the last two runs
+              linkconform compare                   the newest run against its previous results
               linkconform compare 41 42 --json      every change, for a program
               linkconform run --baseline previous   the same check, as part of a nightly run
 
@@ -41,7 +46,7 @@ struct CompareCommand: ParsableCommand {
             compare with, a store that cannot be read, or the later run is incomplete; 64 usage.
             """)
 
-    @Argument(help: ArgumentHelp("The earlier run (default: the newest completed run before AFTER).", valueName: "before"))
+    @Argument(help: ArgumentHelp("The earlier run (default: each suite of each implementation against its previous results).", valueName: "before"))
     var first: Int64?
 
     @Argument(help: ArgumentHelp("The later run (default: the newest run).", valueName: "after"))
@@ -71,19 +76,20 @@ struct CompareCommand: ParsableCommand {
             Console.error(afterArgument.map { "no run \($0) in \(db)" } ?? "no runs in \(db)")
             throw Exit.harness
         }
-        guard let before = try beforeArgument ?? store.previousCompletedRun(before: after) else {
-            // Nothing to compare with; the later run's results are still read, as `report` reads
-            // them, so that a damaged store is named (exit 2, StoreError) rather than taken for
-            // a store with one run.
-            _ = try store.summary(run: after)
-            Console.error("no completed run before run \(after) in \(db) to compare with")
-            throw Exit.harness
-        }
+        guard let before = beforeArgument else { return try compareWithPreviousResults(store, after) }
         guard try store.run(before) != nil else {
             Console.error("no run \(before) in \(db)")
             throw Exit.harness
         }
         let comparison = try store.compare(before, after, strict: strict)
+        // Said because the default comparison skips such runs (and `run --baseline previous`
+        // never uses them), while an explicit one takes the runs as given.
+        for implementation in comparison.implementations where implementation.versionBefore != nil && implementation.versionAfter != nil {
+            if try !store.started(implementation.name, in: before) {
+                Console.error("\(Escaping.terminal(implementation.name)) did not start in run \(before): against it every case looks fixed; "
+                              + "`compare \(after)` compares each suite with its previous results")
+            }
+        }
         if before > after {
             Console.error("run \(before) is later than run \(after): the changes are read backwards (a fix is listed as a regression); `compare \(after) \(before)` reads them forwards")
         }
@@ -98,6 +104,49 @@ struct CompareCommand: ParsableCommand {
             throw Exit.harness
         }
         if comparison.regressionCount > 0 { throw Exit.failures }
+    }
+
+    /// No earlier run given: each suite of each implementation of `after` is compared with that
+    /// implementation's previous results in the suite, as `run --baseline previous` gates on and
+    /// the reports list the changes (a night an implementation did not start, or a run of other
+    /// suites, is skipped rather than read as every case fixed or new). One baseline run prints
+    /// and writes JSON as an explicit comparison; several print one after another, and JSON is
+    /// `{"after", "regressions", "fixes", "comparisons": [...]}`.
+    func compareWithPreviousResults(_ store: ResultsStore, _ after: Int64) throws {
+        let names = try store.implementations(run: after).map(\.info.name)
+        let previous = try store.comparedWithPreviousResults(after, names: names, strict: strict)
+        let comparisons = previous.comparisons
+        guard !comparisons.isEmpty else {
+            _ = try store.summary(run: after)   // a damaged store is named (exit 2), not taken for a first run
+            Console.error("no earlier results to compare run \(after) with in \(db): no implementation of it has results in "
+                          + "a suite of an earlier completed run in which it started")
+            throw Exit.harness
+        }
+        if json {
+            let value: JSONValue = comparisons.count == 1 ? ComparisonReport.json(comparisons[0]) : [
+                "after": .int(Int(after)),
+                "regressions": .int(comparisons.reduce(0) { $0 + $1.regressionCount }),
+                "fixes": .int(comparisons.reduce(0) { $0 + $1.fixCount }),
+                "comparisons": .array(comparisons.map(ComparisonReport.json)),
+            ]
+            Console.line(value.serialized(pretty: true))
+        } else {
+            for (i, comparison) in comparisons.enumerated() {
+                Console.out((i == 0 ? "" : "\n") + ComparisonReport.text(comparison, limit: limit))
+            }
+            for name in names {
+                if try !store.started(name, in: after) {
+                    Console.line("\(Escaping.terminal(name)): did not start in run \(after); not compared")
+                } else if let unseen = previous.firstResults[name] {
+                    Console.line("\(Escaping.terminal(name)): first results in \(unseen.joined(separator: ", ")); nothing to compare with")
+                }
+            }
+        }
+        if let incomplete = comparisons.first?.afterIncomplete {
+            Console.error(IncompleteRunReport.sentence(incomplete) + "; compare a run that completed")
+            throw Exit.harness
+        }
+        if comparisons.contains(where: { $0.regressionCount > 0 }) { throw Exit.failures }
     }
 }
 

@@ -72,9 +72,37 @@ struct CompareCommandTests {
         let missing = try await CLI.run(["compare", "7", "9", "--db", db])
         #expect(missing.status == 2 && missing.stderr.contains("no run 9"))
         let first = try await CLI.run(["compare", "1", "--db", db])
-        #expect(first.status == 2 && first.stderr.contains("no completed run before run 1"))
+        #expect(first.status == 2 && first.stderr.contains("no earlier results to compare run 1 with"), "\(first.stderr)")
         let noFile = try await CLI.run(["compare", "--db", CLI.temporaryDirectory() + "/none.sqlite"])
         #expect(noFile.status == 2 && noFile.stderr.contains("no results database"))
+    }
+
+    /// Without an earlier run given, `compare` compares as `run --baseline previous` gates: a
+    /// night the implementation did not start is skipped (against it, 2 -> 3 read every case as
+    /// fixed and missed the regression, exit 0), and so is a run of other suites.
+    @Test func theDefaultComparisonSkipsANightThatDidNotStartAsTheGateDoes() async throws {
+        let path = CLI.temporaryDirectory() + "/r.sqlite"
+        let store = try ResultsStore(path: path)
+        for night in 0..<4 {
+            let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:]))
+            let impl = try store.register(ImplementationInfo(name: "impl", version: "\(night)", language: "", homepage: ""), run: run)
+            let suite = night == 2 ? "xcallback" : "ulc"
+            try store.insert(["a", "b"].map { id in
+                CaseResult(suite: suite, caseID: "\(suite)/\(id)", operation: "op", requirement: "R-1", level: .must,
+                           outcome: night == 1 ? .notRun : night == 3 && id == "b" ? .fail : .pass, nullWouldPass: false,
+                           actual: nil, expected: [:], message: "m", durationNanos: 1)
+            }, run: run, implementation: impl)
+            if night == 1 { try store.setImplementationStatus(run: run, implementation: impl, status: .failedToStart, notes: [], expectedFailures: nil) }
+            try store.finishRun(run, status: .completed)
+        }
+        let result = try await CLI.run(["compare", "--db", path])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.stdout.contains("run 1 -> run 4") && result.stdout.contains("ulc/b (R-1 MUST): pass -> fail"), "\(result.stdout)")
+        let json = try JSONParser.parse(try await CLI.run(["compare", "--db", path, "--json"]).stdout)
+        #expect(json["before"] == 1 && json["regressions"] == 1)
+        // Given explicitly, the runs are compared as given, with a word about the night that did not start.
+        let explicit = try await CLI.run(["compare", "2", "4", "--db", path])
+        #expect(explicit.status == 0 && explicit.stderr.contains("impl did not start in run 2: against it every case looks fixed"), "\(explicit.output)")
     }
 
     @Test func hostileNamesReachTheTerminalEscaped() async throws {

@@ -105,7 +105,7 @@ struct DamagedStoreTests {
     /// store is damaged, as `report` does, rather than only that there is no earlier run.
     @Test func compareNamesTheDamageOfAStoreWithOneRun() async throws {
         let db = try Self.largeStore(results: 3_000, runs: 1)
-        #expect(try await CLI.run(["compare", "--db", db]).stderr.contains("no completed run before run 1"), "an undamaged store with one run")
+        #expect(try await CLI.run(["compare", "--db", db]).stderr.contains("no earlier results to compare run 1 with"), "an undamaged store with one run")
         try Self.damagePages(db)
         Self.expectHarnessFailure(try await CLI.run(["compare", "--db", db]), db, "database disk image is malformed")
         Self.expectHarnessFailure(try await CLI.run(["report", "--db", db, "--out", CLI.temporaryDirectory()]), db, "database disk image is malformed")
