@@ -28,7 +28,7 @@ public struct LinkConformCommand: AsyncParsableCommand {
             """,
         version: LinkConformVersion.current,
         subcommands: [RunCommand.self, ReportCommand.self, CompareCommand.self, CheckCommand.self, CorpusCommand.self, AdapterCommand.self,
-                      FuzzCommand.self, FindingsCommand.self, AASACommand.self]
+                      FuzzCommand.self, FindingsCommand.self, AASACommand.self, PruneCommand.self]
     )
 
     public init() {}

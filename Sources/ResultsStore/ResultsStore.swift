@@ -128,9 +128,15 @@ public final class ResultsStore: Sendable {
     /// Records a new run as `running` and returns its id.
     public func beginRun(_ start: RunStart) throws -> Int64 {
         try writing { db in
+            // The id is past every id any row has used, not only past the newest run's (what
+            // SQLite would pick): a run deleted by hand without its results (the sqlite3 shell
+            // leaves foreign keys off) must not lend its id, and its leftover results, to the next
+            // run. Each MAX reads one end of an index.
             try db.exactExecute("""
-                INSERT INTO run (startedAt, status, corpusFingerprint, gitCommit, toolVersion, options, host, pid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO run (id, startedAt, status, corpusFingerprint, gitCommit, toolVersion, options, host, pid)
+                VALUES (1 + MAX(COALESCE((SELECT MAX(id) FROM run), 0), COALESCE((SELECT MAX(runId) FROM caseResult), 0),
+                                COALESCE((SELECT MAX(runId) FROM runImplementation), 0), COALESCE((SELECT MAX(runId) FROM runRequirement), 0)),
+                        ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(Self.timestamp()), .raw(RunStatus.running), .text(start.corpusFingerprint), .text(start.gitCommit),
                       .text(start.toolVersion), .text(start.options.serialized()), .text(ProcessInfo.processInfo.hostName),
                       .int(Int(getpid()))])
