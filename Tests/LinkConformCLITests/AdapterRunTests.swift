@@ -26,14 +26,32 @@ struct AdapterRunTests {
         return json["results"]?.arrayValue ?? []
     }
 
+    /// Runs the whole corpus through `linkconform adapter` behind the logging proxy (its log in
+    /// `dir/log`), after the implementations `first` names (`--implementation reference`).
+    /// A generous timeout: the debug build answers the largest aasa cases (a 45 KB file's rule
+    /// analysis, 600 '?*' against 5,000 characters) in seconds on a loaded machine.
+    func runReferenceAdapter(_ dir: String, after first: [String] = []) async throws -> CLI.Result {
+        try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
+                           "--timeout", "60"] + first + ["--adapter", teed(dir + "/log", "\(CLI.binary) adapter")])
+    }
+
+    /// The operations the corpus's cases use, read from the case files themselves.
+    func corpusOperations() throws -> Set<String> {
+        let files = FileManager.default
+        var operations: Set<String> = []
+        for suite in try files.contentsOfDirectory(atPath: corpus) {
+            let folder = corpus + "/" + suite + "/cases"
+            for file in (try? files.contentsOfDirectory(atPath: folder)) ?? [] where file.hasSuffix(".json") {
+                let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))))
+                operations.formUnion((json["cases"]?.arrayValue ?? []).compactMap { $0["operation"]?.stringValue })
+            }
+        }
+        return operations
+    }
+
     @Test func referenceOverTheProtocolAgreesWithReferenceInProcess() async throws {
         let dir = CLI.temporaryDirectory()
-        // A generous timeout: this is about agreement, and the debug build answers the largest
-        // aasa cases (a 45 KB file's rule analysis, 600 '?*' against 5,000 characters) in
-        // seconds on a loaded machine.
-        let result = try await CLI.run(["run", "--corpus", corpus, "--db", dir + "/r.sqlite", "--reports", dir, "--no-progress",
-                                        "--timeout", "60",
-                                        "--implementation", "reference", "--adapter", teed(dir + "/log", "\(CLI.binary) adapter")])
+        let result = try await runReferenceAdapter(dir, after: ["--implementation", "reference"])
         #expect(result.status == 0, "\(result.output)")
         try await validateMessages(dir + "/log")
         var byImplementation: [String: [String: String]] = [:]
@@ -45,6 +63,25 @@ struct AdapterRunTests {
         let rows = try results(dir)
         #expect(rows.count >= 2 * 150)
         #expect(rows.allSatisfy { ["pass", "informational"].contains($0["outcome"]?.stringValue ?? "") })
+    }
+
+    /// The operations' schemas (docs/schemas/adapter-v1/operations/) against real messages:
+    /// every `input` the harness sends for the whole corpus, and every `output` the reference
+    /// answers with. An operation of the corpus without its two schemas, or none of whose inputs
+    /// and outputs were checked, fails the test.
+    @Test func operationSchemasHoldForTheWholeCorpus() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await runReferenceAdapter(dir)
+        #expect(result.status == 0, "\(result.output)")
+        let check = try await CLI.runTool(["python3", "\(Self.fixtures)/validate_messages.py", Self.schemas, dir + "/log", "--operations"])
+        #expect(check.status == 0, "messages that break the operation schemas:\n\(check.output)")
+        let counts = try JSONParser.parse(Array((check.stdout.split(separator: "\n").last ?? "").utf8))
+        let operations = try corpusOperations()
+        #expect(operations.count >= 16, "\(operations.sorted())")
+        for operation in operations.sorted() {
+            #expect((counts[operation + ".input"]?.intValue ?? 0) > 0, "no \(operation) input was checked: \(check.output)")
+            #expect((counts[operation + ".output"]?.intValue ?? 0) > 0, "no \(operation) output was checked: \(check.output)")
+        }
     }
 
     /// `linkconform adapter` does not send an answer over the protocol's line (1 MiB): an
