@@ -114,6 +114,11 @@ public enum BadgeReport {
             guard let suite else { return gap?.casesWithoutResult ?? incomplete?.corpusCases }
             return gap.map { $0.withoutResultBySuite[suite] ?? 0 } ?? incomplete?.corpusCasesBySuite[suite]
         }
+        // A run of some suites only (`run --suite`) says which on its all-suites badges: its rate
+        // is not the one over every suite that the same badge of a whole run shows.
+        let ran = ((try? JSONParser.parse(data.run.options))?["suites"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let some = !ran.isEmpty && Set(ran) != Set(SuiteRegistry.all.map(\.name))
+        let scope = some ? " (" + ran.map { Escaping.terminal($0) }.joined(separator: ", ") + ")" : ""
         func add(_ implementation: String, stem: String, counts: [(suite: String, counts: [Outcome: Int])], started: Bool,
                  gap: IncompleteRun.Gap?) {
             // One line, hidden characters shown (as the terminal shows them): a badge is read
@@ -122,7 +127,7 @@ public enum BadgeReport {
             var all: [Outcome: Int] = [:]
             for row in counts { all.merge(row.counts, uniquingKeysWith: +) }
             let overall = says(all, started: started, missing: missing(gap, suite: nil))
-            badges.append(Badge(implementation: implementation, suite: nil, label: "\(name) conformance", message: overall.message,
+            badges.append(Badge(implementation: implementation, suite: nil, label: "\(name) conformance\(scope)", message: overall.message,
                                 color: overall.color, fileStem: stem, state: overall.state))
             for row in counts {
                 let one = says(row.counts, started: started, missing: missing(gap, suite: row.suite))

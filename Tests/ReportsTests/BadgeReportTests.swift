@@ -87,6 +87,24 @@ struct BadgeReportTests {
         #expect(badges.first { $0.implementation == "x" && $0.suite == "ulc" }?.fileStem == "x-ulc")
     }
 
+    /// The all-suites badge of a run of some suites only names them: its rate is over those
+    /// suites, not over every suite as the same badge of a whole run.
+    @Test func theOverallBadgeOfARunOfSomeSuitesNamesThem() throws {
+        func overall(_ suites: [String]) throws -> String? {
+            let store = try ResultsStore(path: TestScratch.path("badge-scope", "r.sqlite"))
+            let run = try store.beginRun(RunStart(corpusFingerprint: "f00d", gitCommit: nil, toolVersion: "0.1.0",
+                                                  options: ["suites": .array(suites.map(JSONValue.string))]))
+            let id = try store.register(ImplementationInfo(name: "x", version: "1", language: "Swift", homepage: ""), run: run)
+            try store.insert([CaseResult(suite: "mitid", caseID: "mitid/a", operation: "mitid.authorize", requirement: "MITID-1", level: .must,
+                                         outcome: .pass, nullWouldPass: false, actual: nil, expected: nil, message: nil, durationNanos: 1)],
+                             run: run, implementation: id)
+            try store.finishRun(run, status: .completed)
+            return BadgeReport.badges(try #require(try ReportData.load(from: store, run: run))).first { $0.suite == nil }?.label
+        }
+        #expect(try overall(["mitid"]) == "x conformance (mitid)")
+        #expect(try overall(SuiteRegistry.all.map(\.name)) == "x conformance")
+    }
+
     @Test func theSVGIsWellFormedAndAHostileNameIsText() throws {
         let data = try HostileInputTests.data()
         for badge in BadgeReport.badges(data) {
