@@ -48,6 +48,19 @@ public enum ReportWriter {
         return written
     }
 
+    /// Removes the temporary files of `name` that a writer killed before its rename left behind
+    /// (`.NAME.PID.partial` whose process is gone), so that they do not pile up in a reports
+    /// folder a nightly uploads. Another live writer's file is left alone.
+    static func removeAbandonedPartials(of name: String, in directory: String) {
+        let prefix = ".\(name).", suffix = ".partial"
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where file.hasPrefix(prefix) && file.hasSuffix(suffix) && file.count > prefix.count + suffix.count {
+            guard let pid = Int32(file.dropFirst(prefix.count).dropLast(suffix.count)), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(file))
+        }
+    }
+
     /// Writes the file `name` in `directory` (made if missing) through `body`: the text goes into
     /// a temporary file beside it, renamed over `name` once `body` returns, so a reader never sees
     /// half a file and a failed write leaves the previous one in place. `body` must flush its
@@ -56,6 +69,7 @@ public enum ReportWriter {
     public static func replace(_ name: String, in directory: String, with body: (ReportOutput) throws -> Void) throws -> String {
         try OutputError.makeFolder(directory)
         let path = (directory as NSString).appendingPathComponent(name)
+        removeAbandonedPartials(of: name, in: directory)
         let partial = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).partial")
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
             throw OutputError.lastCall(path)

@@ -159,6 +159,27 @@ struct ReportsTests {
         #expect(html.contains(Escaping.html(requirement.section)))
     }
 
+    /// A report killed before its rename leaves `.NAME.PID.partial`; the next write of NAME
+    /// removes it once its process is gone, and leaves a live writer's file alone.
+    @Test func temporaryFilesOfAKilledWriterAreRemoved() throws {
+        let dir = TestScratch.folder("partials")
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = dir + "/.summary.md.\(gone.processIdentifier).partial", live = dir + "/.summary.md.1.partial"
+        let other = dir + "/.junit.xml.\(gone.processIdentifier).partial"
+        for file in [dead, live, other] { #expect(FileManager.default.createFile(atPath: file, contents: Data())) }
+        _ = try ReportWriter.replace("summary.md", in: dir) { out in
+            try out.line("x")
+            try out.flush()
+        }
+        #expect(!FileManager.default.fileExists(atPath: dead), "the dead writer's file is gone")
+        #expect(FileManager.default.fileExists(atPath: live), "pid 1 is alive: its file stays")
+        #expect(FileManager.default.fileExists(atPath: other), "another report's file waits for that report's next write")
+        #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8) == "x\n")
+    }
+
     @Test func writerWritesTheFourFiles() throws {
         let (store, run) = try Self.storedRun()
         let dir = TestScratch.folder("out")
