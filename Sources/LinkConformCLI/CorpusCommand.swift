@@ -31,8 +31,8 @@ struct CorpusOptions: ParsableArguments {
 struct CorpusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "corpus",
-        abstract: "Check the corpus, or count what is in it.",
-        subcommands: [Lint.self, Stats.self]
+        abstract: "Check the corpus, count what is in it, or print its fingerprint.",
+        subcommands: [Lint.self, Stats.self, Fingerprint.self]
     )
 
     struct Lint: ParsableCommand {
@@ -55,6 +55,24 @@ struct CorpusCommand: ParsableCommand {
             let requirements = corpus.suites.reduce(0) { $0 + $1.registry.requirements.count }
             Console.line("\(corpus.suites.count) suite\(corpus.suites.count == 1 ? "" : "s"), \(requirements) requirements, \(corpus.caseCount) cases: \(corpus.errors.count) errors, \(corpus.warnings.count) warnings")
             if !corpus.errors.isEmpty { throw Exit.harness }
+        }
+    }
+
+    struct Fingerprint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the corpus fingerprint a run of these suites records (and a conformance statement carries).",
+            discussion: """
+                The SHA-256 over the loaded suites' files, as `run` stores it with each run: it \
+                depends on the suites chosen (`--suite`), so compare a statement's `corpus.fingerprint` \
+                with this command given the statement's suites, in a checkout of the statement's \
+                `linkconform.gitCommit`. Equal fingerprints mean the run read that commit's corpus; a \
+                different one means the corpus was changed or other suites were run.
+                """)
+
+        @OptionGroup var options: CorpusOptions
+
+        func run() throws {
+            Console.line(try options.loadOrExit(printWarnings: false).fingerprint)
         }
     }
 

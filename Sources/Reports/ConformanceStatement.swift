@@ -56,6 +56,11 @@ public struct ConformanceStatement: Sendable {
         public var should = LevelResult()
         /// Every outcome's count, all levels together.
         public var outcomes: [Outcome: Int] = [:]
+        /// The suite's operations the implementation answered (some case not skipped), and
+        /// those whose every case was skipped (it does not do them, or did not declare them):
+        /// a reader tells "not claimed" from "could not be verified" by them.
+        public var operationsAnswered: [String] = []
+        public var operationsSkipped: [String] = []
     }
 
     /// A MUST case that failed (`fail`, or `expectedFail` when the expected-failures file lists it).
@@ -131,7 +136,12 @@ public struct ConformanceStatement: Sendable {
             }
             if r.outcome != .fail { listed.append((r.caseID, r.outcome)) }
         }
-        return ConformanceStatement(implementation: impl, run: data.run, suites: suiteResults(tallies), failedMust: failed,
+        var suites = suiteResults(tallies)
+        for tally in try data.store.operationTallies(run: data.run.id, implementation: impl.id) {
+            guard let i = suites.firstIndex(where: { $0.suite == tally.suite }) else { continue }
+            if tally.skipped == tally.cases { suites[i].operationsSkipped.append(tally.operation) } else { suites[i].operationsAnswered.append(tally.operation) }
+        }
+        return ConformanceStatement(implementation: impl, run: data.run, suites: suites, failedMust: failed,
                                     expectedFailures: impl.expectedFailures.map { usedLines(path: $0, listed: listed) })
     }
 
@@ -216,7 +226,9 @@ public struct ConformanceStatement: Sendable {
                 outcomes[outcome.rawValue] = .int(suite.outcomes[outcome]!)
             }
             return ["suite": .string(suite.suite), "cases": .int(suite.cases), "must": Self.json(suite.must),
-                    "should": Self.json(suite.should), "outcomes": .object(outcomes)]
+                    "should": Self.json(suite.should), "outcomes": .object(outcomes),
+                    "operationsAnswered": .array(suite.operationsAnswered.map(JSONValue.string)),
+                    "operationsSkipped": .array(suite.operationsSkipped.map(JSONValue.string))]
         })
         root["failedMust"] = .array(failedMust.map { f in
             ["suite": .string(f.suite), "requirement": .string(f.requirement), "case": .string(f.caseID),

@@ -98,6 +98,40 @@ struct StatementTests {
         #expect(html.contains("2 of 6 MUST requirements in 2 suites are not met; 1 could not be verified"), "\(html)")
     }
 
+    /// Each suite names the operations the implementation answered and those whose every case
+    /// was skipped, so "unverified" can be read as "not claimed" where that is why.
+    @Test func theStatementNamesTheOperationsAnsweredAndThoseSkipped() async throws {
+        let dir = CLI.temporaryDirectory()
+        let store = try ResultsStore(path: dir + "/r.sqlite")
+        let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:]))
+        let impl = try store.register(ImplementationInfo(name: "parser-only", version: "1", language: "C", homepage: ""), run: run)
+        try store.insert([("ulc/p", "ulc.parse", Outcome.pass), ("ulc/s", "ulc.parse", .skipped), ("ulc/b1", "ulc.build", .skipped),
+                          ("ulc/b2", "ulc.build", .skipped)].map { id, operation, outcome in
+            CaseResult(suite: "ulc", caseID: id, operation: operation, requirement: "ULC-7", level: .must, outcome: outcome,
+                       nullWouldPass: false, actual: nil, expected: [:], message: nil, durationNanos: 1)
+        }, run: run, implementation: impl)
+        try store.finishRun(run, status: .completed)
+        let result = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--statement", "parser-only", "--out", dir])
+        #expect(result.status == 0, "\(result.output)")
+        let ulc = try #require(try Self.json(dir + "/statement-parser-only.json")["suites"]?.arrayValue?.first)
+        #expect(ulc["operationsAnswered"] == ["ulc.parse"] && ulc["operationsSkipped"] == ["ulc.build"], "\(ulc)")
+        let html = try String(contentsOfFile: dir + "/statement-parser-only.html", encoding: .utf8)
+        #expect(html.contains("every case skipped (not done by the implementation): <code>ulc.build</code>; answered: <code>ulc.parse</code>"))
+        #expect(try await CLI.run(["report", "--verify-statement", dir + "/statement-parser-only.json"]).status == 0)
+    }
+
+    /// `corpus fingerprint` prints what a run of the same suites records, so that a reviewer can
+    /// check a statement's corpus against a checkout.
+    @Test func theCorpusFingerprintIsWhatARunRecords() async throws {
+        let dir = CLI.temporaryDirectory()
+        let printed = try await CLI.run(["corpus", "fingerprint", "--suite", "xignqr"])
+        #expect(printed.status == 0 && printed.stdout.count == 65, "\(printed.output)")
+        _ = try await CLI.run(["run", "--suite", "xignqr", "--db", dir + "/r.sqlite", "--no-reports", "--no-progress"])
+        let stored = try #require(try ResultsStore(path: dir + "/r.sqlite").run(1)?.corpusFingerprint)
+        #expect(printed.stdout == stored + "\n")
+        #expect(try await CLI.run(["corpus", "fingerprint"]).stdout != printed.stdout, "another set of suites, another fingerprint")
+    }
+
     /// The digest verifies; a one-byte change of a value does not; neither does a file that is no
     /// longer JSON. Key order and whitespace do not matter, and the digest is what any JSON
     /// library gets for the canonical form (here Python's: keys sorted, no whitespace).
