@@ -28,8 +28,11 @@ public struct IncompleteRun: Sendable, Hashable {
     /// Implementations the run was started with (its options' `implementations`) that it never
     /// reached: they have no result at all.
     public let implementationsNotReached: Int
-    /// Their names as the run was given them (a manifest's name or the command; the run goes
-    /// through its implementations in order, so these are the last ones it was given).
+    /// Their names: as the run was given them (a manifest's name or the command; the run goes
+    /// through its implementations in order, so these are the last ones it was given), or, when
+    /// an earlier run was given the same label and reached it, the name the implementation gave
+    /// itself there (an adapter given as `--adapter 'python3 x.py'` is stored under its
+    /// handshake's name, and its badges and history go by that name).
     public var namesNotReached: [String] = []
     /// The cases of the run's corpus per suite; empty when ``corpusCases`` is nil.
     public var corpusCasesBySuite: [String: Int] = [:]
@@ -77,10 +80,35 @@ extension ResultsStore {
                 return IncompleteRun.Gap(implementationID: row.int64("id"), name: row.text("name"),
                                          casesWithoutResult: known ? bySuite.values.reduce(0, +) : nil, withoutResultBySuite: bySuite)
             }
-            let planned = ((try? JSONParser.parse(record.options))?["implementations"]?.arrayValue ?? []).map { $0.stringValue ?? "" }
+            let planned = Self.planned(record.options)
+            let notReached = try planned.dropFirst(gaps.count).map { try Self.knownName(of: $0, before: run, db) ?? $0 }
             return IncompleteRun(run: run, status: record.status, corpusCases: known ? cases : nil, implementations: gaps,
                                  implementationsNotReached: max(0, planned.count - gaps.count),
-                                 namesNotReached: Array(planned.dropFirst(gaps.count)), corpusCasesBySuite: bySuite)
+                                 namesNotReached: notReached, corpusCasesBySuite: bySuite)
         }
+    }
+
+    /// The labels a run was started with (its options' `implementations`), in order.
+    static func planned(_ options: String) -> [String] {
+        ((try? JSONParser.parse(options))?["implementations"]?.arrayValue ?? []).map { $0.stringValue ?? "" }
+    }
+
+    /// The name the implementation labelled `label` gave itself in the newest earlier run that
+    /// reached it: a run registers its implementations in the order it was given them, so the
+    /// label's place among a run's labels is its implementation's place among the run's
+    /// implementations. Nil when no run of the last 100 reached it.
+    static func knownName(of label: String, before run: Int64, _ db: Database) throws -> String? {
+        let earlier = try db.exactRows("SELECT id, options FROM run WHERE id < ? ORDER BY id DESC LIMIT 100", [.integer(run)]) {
+            (id: $0.int64("id"), options: $0.text("options"))
+        }
+        for candidate in earlier {
+            guard let place = planned(candidate.options).firstIndex(of: label) else { continue }
+            let names = try db.exactRows("""
+                SELECT i.name FROM implementation i JOIN runImplementation ri ON ri.implementationId = i.id
+                WHERE ri.runId = ? ORDER BY ri.rowid LIMIT 1 OFFSET ?
+                """, [.integer(candidate.id), .int(place)]) { $0.text("name") }
+            if let name = names.first { return name }
+        }
+        return nil
     }
 }

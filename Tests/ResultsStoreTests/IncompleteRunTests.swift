@@ -46,6 +46,27 @@ struct IncompleteRunTests {
         #expect(incomplete.namesNotReached == ["b", "c"])
     }
 
+    /// An implementation given by its command (`--adapter 'python3 x.py'`) that a killed run
+    /// never reached is named as an earlier run that reached it stored it (its handshake's
+    /// name), so that its badges and history keep their name; one no run reached keeps the
+    /// label it was given.
+    @Test func anImplementationNeverReachedIsNamedAsAnEarlierRunNamedIt() throws {
+        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
+        try Self.recordCorpus(store, ["p1"])
+        let labels: JSONValue = ["implementations": ["reference", "python3 x.py", "python3 y.py"]]
+        let first = try store.beginRun(RunStart(corpusFingerprint: "abc", gitCommit: nil, toolVersion: "t", options: labels))
+        for name in ["reference", "vendor-x"] {
+            try store.insert([ResultsStoreTests.result("p1", .pass)], run: first, implementation: try store.register(
+                ImplementationInfo(name: name, version: "1", language: "", homepage: ""), run: first))
+        }
+        try store.finishRun(first, status: .interrupted)
+        let killed = try store.beginRun(RunStart(corpusFingerprint: "abc", gitCommit: nil, toolVersion: "t", options: labels))
+        try store.insert([ResultsStoreTests.result("p1", .pass)], run: killed, implementation: try store.register(
+            ImplementationInfo(name: "reference", version: "1", language: "", homepage: ""), run: killed))
+        try store.finishRun(killed, status: .interrupted)
+        #expect(try store.incompleteRun(killed)?.namesNotReached == ["vendor-x", "python3 y.py"])
+    }
+
     /// What the badges of an incomplete run need: the corpus's cases and the missing ones per suite.
     @Test func theCasesWithoutAResultAreCountedPerSuiteToo() throws {
         let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
