@@ -69,7 +69,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try StoreOpening.open(db)
+        let store = try StoreOpening.open(db, readOnly: true)
         // One argument is the later run; two are before and after.
         let (beforeArgument, afterArgument) = second == nil ? (nil, first) : (first, second)
         guard let after = try afterArgument ?? store.latestRunID(), try store.run(after) != nil else {
@@ -150,15 +150,17 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-/// Opening an existing results database for reading, with the errors every reading command
-/// gives (no file: say how to make one; a store that does not open: its `StoreError`, which
-/// `LinkConformCommand.main` turns into exit 2).
+/// Opening an existing results database, with the errors every command that needs one gives
+/// (no file: say how to make one; a store that does not open: its `StoreError`, which
+/// `LinkConformCommand.main` turns into exit 2). A command that only reads passes `readOnly`,
+/// so that a store it cannot write (an artifact unpacked read-only, a full disk) can still be
+/// read (``ResultsStore/init(path:readOnly:)``).
 enum StoreOpening {
-    static func open(_ path: String) throws -> ResultsStore {
+    static func open(_ path: String, readOnly: Bool = false) throws -> ResultsStore {
         guard FileManager.default.fileExists(atPath: path) else {
             Console.error("no results database at \(path); run `linkconform run` first or pass --db")
             throw Exit.harness
         }
-        return try ResultsStore(path: path)
+        return try ResultsStore(path: path, readOnly: readOnly)
     }
 }

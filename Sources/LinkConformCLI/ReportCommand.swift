@@ -91,7 +91,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let verifyStatement { return try verify(verifyStatement) }
-        let store = try StoreOpening.open(db)
+        let store = try StoreOpening.open(db, readOnly: true)
         if list {
             let shown = 50
             let runs = try store.runs(limit: shown + 1)

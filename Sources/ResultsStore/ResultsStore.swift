@@ -16,12 +16,44 @@ import LinkJSON
 /// ```
 public final class ResultsStore: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    /// Whether the store was opened for reading only (``init(path:readOnly:)``): every write
+    /// fails with SQLite's "attempt to write a readonly database".
+    public let isReadOnly: Bool
 
     /// Opens (creating and migrating as needed) the store at `path`. Fails with a clear error
     /// before any work when the path cannot be written.
-    public init(path: String) throws(StoreError) {
+    ///
+    /// With `readOnly`, a store that exists but cannot be written (the file, or its folder, which
+    /// SQLite's write-ahead log needs: an artifact unpacked read-only, another user's file, a
+    /// full disk) is opened for reading only, neither migrated nor tidied (a run left `running`
+    /// by a dead process stays so), so that reading commands can still read it; a store written
+    /// by an older LinkConform, which would need migrating, is then refused with what to do. A
+    /// writable store opens as usual.
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
+        if readOnly, FileManager.default.fileExists(atPath: path), !Self.canWrite(path) {
+            isReadOnly = true
+            do {
+                pool = try Self.openReadOnly(path)
+                try pool.read { db in
+                    try Self.recognise(db, path: path)
+                    let pending = try Self.migrator.appliedIdentifiers(db).count < Self.migrator.migrations.count
+                    if pending {
+                        throw StoreError(path: path, message: "written by an older LinkConform and not writable, so it cannot be brought up to date; copy it (with its -wal file) to a writable folder and pass --db with the copy")
+                    }
+                    try StoreSchema.verify(db, path: path)
+                }
+            } catch let error as StoreError {
+                throw error
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                throw StoreError(path: path, message: "the file is not a SQLite database; pass --db with the store of earlier runs")
+            } catch {
+                throw StoreError(path: path, message: "cannot open for reading: \(Self.describe(error)); copy it (with its -wal file) to a writable folder and pass --db with the copy")
+            }
+            return
+        }
+        isReadOnly = false
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -52,6 +84,40 @@ public final class ResultsStore: Sendable {
         }
     }
 
+    /// Whether the file at `path` and its folder can both be written (SQLite's write-ahead log
+    /// and shared-memory files live beside the database).
+    static func canWrite(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        return FileManager.default.isWritableFile(atPath: path) && FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+    }
+
+    /// A read-only connection to a store that cannot be written. SQLite reads a database in
+    /// write-ahead-log mode through its shared-memory file, which a read-only folder may lack:
+    /// then, when no log with content lies beside it (a store closed cleanly has none), the
+    /// file is opened as immutable, which needs no such file; a log with content cannot be
+    /// read so, and the error says to copy the store.
+    static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            return queue
+        } catch {
+            let log = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+            guard log == 0 else { throw error }
+            var components = URLComponents()
+            components.scheme = "file"
+            components.path = (path as NSString).standardizingPath.hasPrefix("/") ? (path as NSString).standardizingPath
+                : FileManager.default.currentDirectoryPath + "/" + path
+            components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+            let queue = try DatabaseQueue(path: components.string ?? path, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            return queue
+        }
+    }
+
     /// Refuses a SQLite database that some other program made: migrating it would add our
     /// tables to someone else's data. A store is recognised by its first migration in GRDB's
     /// migrations table; an empty database (no tables yet) is a new store. Refuses too a store
@@ -65,17 +131,20 @@ public final class ResultsStore: Sendable {
         // moment (one that closes asks for an exclusive lock): without it, opening the store
         // failed with "database is locked" whenever it met one.
         readOnly.busyMode = .timeout(10)
-        let (tables, ours, unknown) = try DatabaseQueue(path: path, configuration: readOnly).read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            guard tables.contains("grdb_migrations") else { return (tables, false, [String]()) }
-            let first = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v1:%'")
-            return (tables, !first.isEmpty, try StoreSchema.unknownMigrations(db))
-        }
+        try DatabaseQueue(path: path, configuration: readOnly).read { db in try recognise(db, path: path) }
+    }
+
+    /// What ``refuseForeignOrNewer(path:)`` checks, on a connection already open.
+    static func recognise(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         guard !tables.isEmpty else { return }
-        guard ours else {
+        let first = tables.contains("grdb_migrations")
+            ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v1:%'") : []
+        guard !first.isEmpty else {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
             throw StoreError(path: path, message: "this SQLite database is not a LinkConform results store (its tables: \(shown)); it was left unchanged; pass --db with a new file or the store of earlier runs")
         }
+        let unknown = try StoreSchema.unknownMigrations(db)
         if !unknown.isEmpty { throw StoreSchema.newerStoreError(path: path, unknown: unknown) }
     }
 
