@@ -78,6 +78,18 @@ public struct Disagreement: Sendable, Hashable {
         return operation + " errored " + errorName
     }
 
+    /// Whether the signature says why the reference answered as it did: a violation code in its
+    /// brackets, or a cause after them. One that says neither (`xcallback.parse parameters []`,
+    /// `ulc.parse crashed`) holds every input that differs in that way, whatever made it differ,
+    /// so a corpus case with the same signature need not show the same cause.
+    public var signatureNamesACause: Bool {
+        switch kind {
+        case .differs: leadingCode != nil || cause != nil
+        case .malformed, .errored: leadingCode != nil
+        case .crashed, .timedOut, .protocolError: false
+        }
+    }
+
     public var signature: String {
         var s = operation
         switch kind {

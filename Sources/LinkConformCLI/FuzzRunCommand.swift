@@ -34,7 +34,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
             judged the same way (the corpus pass, not counted in --seconds): each signature is then \
             marked with the first corpus case that shows it, an error with a case on which the \
             adapter raises the same one, or as not in the corpus: those are the ones to read \
-            first. --no-corpus-pass skips it.
+            first. A signature that names no rule and no reason (`xcallback.parse parameters []`, \
+            a crash) may hold several causes, so a case with the same signature is named as \
+            such, not as showing it. --no-corpus-pass skips it.
 
             An operation that crashed or timed out --set-aside-after times (50) gets no more \
             inputs in the run, in the corpus pass as in the fuzzing: its crashes are one \
@@ -220,6 +222,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
             if summary.corpusSignatures != nil {
                 switch marks[found.disagreement.signature] {
                 case .shown(let id)?: corpus = ", corpus: " + Escaping.terminal(id)
+                case .sharesSignature(let id)?:
+                    corpus = ", same signature as corpus case " + Escaping.terminal(id) + " (it names no rule: the cause may differ)"
                 case .sameError(let error, let id)?: corpus = ", same \(Escaping.terminal(error)) as corpus case " + Escaping.terminal(id)
                 case nil: corpus = ", not in the corpus"
                 }
@@ -249,7 +253,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
         var marks: [String: FuzzFindingsReport.CorpusMark] = [:]
         for found in summary.found {
             if let id = found.corpusCase {
-                marks[found.disagreement.signature] = .shown(by: id)
+                marks[found.disagreement.signature] = found.disagreement.signatureNamesACause ? .shown(by: id) : .sharesSignature(by: id)
             } else if let id = found.corpusCaseWithSameError, let error = found.disagreement.errorName {
                 marks[found.disagreement.signature] = .sameError(error, by: id)
             }

@@ -51,8 +51,12 @@ public enum FuzzFindingsReport {
 
     /// How the corpus relates to a signature found while fuzzing.
     public enum CorpusMark: Sendable, Equatable {
-        /// A corpus case gives the same signature.
+        /// A corpus case gives the same signature, and the signature names a rule or a reason.
         case shown(by: String)
+        /// A corpus case gives the same signature, but the signature names no rule of the
+        /// reference and no reason (`xcallback.parse parameters []`, a crash): the case may show
+        /// another cause.
+        case sharesSignature(by: String)
         /// No case gives the signature, but on a case the implementation raises the same error
         /// for the operation (`error`, its name), with another code of the reference.
         case sameError(String, by: String)
@@ -97,6 +101,9 @@ public enum FuzzFindingsReport {
             if run.corpusCases != nil {
                 switch run.corpusMarks[f.signature] {
                 case .shown(let id)?: out += "- in the corpus: shown by " + Escaping.markdownCode(id) + "\n"
+                case .sharesSignature(let id)?:
+                    out += "- in the corpus: " + Escaping.markdownCode(id) + " gives the same signature, but the signature names no rule "
+                        + "or reason of the reference, so the case may show another cause: compare the inputs\n"
                 case .sameError(let error, let id)?:
                     out += "- in the corpus: no case shows it, but " + Escaping.markdownCode(id) + " raises the same "
                         + Escaping.markdownCode(error) + " (another code of the reference)\n"
@@ -110,24 +117,27 @@ public enum FuzzFindingsReport {
     }
 
     /// The corpus pass in a sentence: the cases run, the signatures they gave, and how many of a
-    /// run's `signatures` a case shows, how many more are an error a case raises, and how many
-    /// are not in the corpus (the terminal summary prints the same sentence).
+    /// run's `signatures` a case shows, how many share with a case a signature that names no
+    /// cause, how many more are an error a case raises, and how many are not in the corpus (the
+    /// terminal summary prints the same sentence).
     public static func corpusPassSummary(cases: Int, signatureCount: Int, signatures: some Collection<String>,
                                          marks: [String: CorpusMark]) -> String {
-        var shown = 0, sameError = 0
+        var shown = 0, shared = 0, sameError = 0
         for signature in signatures {
             switch marks[signature] {
             case .shown?: shown += 1
+            case .sharesSignature?: shared += 1
             case .sameError?: sameError += 1
             case nil: break
             }
         }
         return "corpus pass: \(cases) corpus cases give \(signatureCount) signatures; of this run's \(signatures.count), "
-            + "\(shown) are shown by a case, \(sameError) more are an error a case also raises, "
-            + "\(signatures.count - shown - sameError) are not in the corpus"
+            + "\(shown) are shown by a case, \(shared) share with a case a signature that names no rule (the cause may differ), "
+            + "\(sameError) more are an error a case also raises, \(signatures.count - shown - shared - sameError) are not in the corpus"
     }
 
-    /// The corpus case that shows a signature, "same error: case" when one raises its error,
+    /// The corpus case that shows a signature, "same signature, no rule named: case" when the
+    /// signature names no cause, "same error: case" when one raises its error,
     /// "no" when none does, "-" when this run cannot tell (no corpus pass, or a finding not
     /// seen in this run).
     static func corpusCell(_ run: Run, _ signature: String) -> String {
@@ -135,6 +145,7 @@ public enum FuzzFindingsReport {
         func code(_ text: String) -> String { Escaping.markdownCode(text).replacingOccurrences(of: "|", with: "\\|") }
         switch run.corpusMarks[signature] {
         case .shown(let id)?: return code(id)
+        case .sharesSignature(let id)?: return "same signature, no rule named: " + code(id)
         case .sameError(_, let id)?: return "same error: " + code(id)
         case nil: return "no"
         }

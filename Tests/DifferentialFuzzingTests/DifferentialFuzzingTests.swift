@@ -246,6 +246,33 @@ struct SignatureTests {
                 == "ulc.handle userSignedIn [] (other-path, other-scheme)")
     }
 
+    /// `xcallback.callback` answers carry no codes: every callback the reference refused to open
+    /// was `xcallback.callback open []`, a repeated x-success and a refused scheme alike (the audit's
+    /// python-urllib D3, marked with a case about form-encoding). The reference's reason tells them apart.
+    @Test func aCallbackFindingNamesWhyTheReferenceOpenedNothing() async throws {
+        let opensFirst = fake { operation, _ in operation == "xcallback.callback" ? ["open": "m:"] : nil }
+        let probe = try #require(Probe(operation: "xcallback.callback", implementation: opensFirst))
+        func signature(_ url: String, outcome: String = "success", allowed: [String]? = nil) async throws -> String? {
+            var input: JSONValue = ["url": .string(url), "outcome": .string(outcome)]
+            if let allowed, case .object(var o) = input {
+                o.append("allowedSchemes", .array(allowed.map(JSONValue.string)))
+                input = .object(o)
+            }
+            let trial = try #require(await probe.trial(input, caseID: "t"))
+            guard case .differs(let d) = trial.judgement else { return nil }
+            return d.signature
+        }
+        #expect(try await signature("p://x-callback-url?x-success&x-success=m%3A")
+                == "xcallback.callback open [] (failed validation: callback-duplicated)")
+        #expect(try await signature("p://x-callback-url?x-cancel=m%3A&x-cancel=n%3A", outcome: "cancel")
+                == "xcallback.callback open [] (failed validation: callback-duplicated)", "either callback: one cause")
+        #expect(try await signature("p://x-callback-url/a") == "xcallback.callback open [] (no callback)")
+        #expect(try await signature("p://x-callback-url/a?x-success=other%3A", allowed: ["m"]) == "xcallback.callback open [] (scheme not allowed)")
+        #expect(try await signature("https://example.com/a") == "xcallback.callback open [] (not an x-callback-url)")
+        // Where the reference opens something there is no reason: the signature stays as it was.
+        #expect(try await signature("p://x-callback-url/a?x-success=s%3A") == "xcallback.callback open []")
+    }
+
     @Test func crashesAndMalformedOutputsAreOneSignaturePerOperation() throws {
         let (_, parse) = try #require(SuiteRegistry.operation(named: "ulc.parse"))
         let prepared = try parse.prepare(["link": "https://a.example/?ulc-success=x"])

@@ -90,9 +90,11 @@ extension XCallbackSuite {
     struct CallbackOutput: OperationOutput {
         /// The URL opened; nil for `null` (nothing opened). The member must be there.
         let open: String?
+        /// Why nothing is opened, in the reference's words (``XCallback/response(to:outcome:policy:)``).
+        let reason: String?
         init(_ fields: JSONFields) throws(JSONFieldError) {
             open = try fields.stringOrNull("open")
-            _ = try fields.optionalString("reason")
+            reason = try fields.optionalString("reason")
         }
     }
 }

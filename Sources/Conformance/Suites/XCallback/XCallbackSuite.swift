@@ -186,8 +186,27 @@ public enum XCallbackSuite {
             return equivalenceProblems(expected: wanted, actual: opened, added: input.addedCount)
         },
         nullOutput: { _ in ["open": .null] },
-        expectation: { output in ReferenceExpectation(expect: ["open": .string(output.open)]) }
+        // Why the reference opens nothing names the cause of a finding:
+        // `xcallback.callback open [] (failed validation: callback-duplicated)`.
+        expectation: { output in ReferenceExpectation(expect: ["open": .string(output.open)], cause: callbackCause(output.reason)) }
     )
+
+    /// The reference's reason for opening nothing (``XCallback/response(to:outcome:policy:)``) in
+    /// a few stable words: the rules a callback broke as codes (`failed validation:
+    /// callback-duplicated`, the same whichever outcome's callback broke them, as in a
+    /// signature's codes), `no callback`, `scheme not allowed` (whatever the scheme), `not an
+    /// x-callback-url`; any other reason as it is. Nil when something is opened.
+    static func callbackCause(_ reason: String?) -> String? {
+        guard let reason else { return nil }
+        if let open = reason.firstRange(of: " failed validation ("), reason.hasSuffix(")") {
+            let keys = reason[open.upperBound..<reason.index(before: reason.endIndex)].split(separator: ",")
+            let codes = Set(keys.map { String(ReferenceExpectation.code(ofKey: String($0.drop { $0 == " " }))) })
+            return "failed validation: " + codes.sorted().joined(separator: ", ")
+        }
+        if reason.hasPrefix("no "), reason.hasSuffix(": the user stays in the target app") { return "no callback" }
+        if reason.contains(" uses the scheme "), reason.hasSuffix(", which the policy does not open") { return "scheme not allowed" }
+        return reason
+    }
 
     /// Whether `actual` is the URL `expected` describes: scheme (any case), authority, path and
     /// fragment as written, the same query parameters in order with names and values equal once
