@@ -10,12 +10,15 @@ import ResultsStore
 /// file that already holds the most cases of that operation and requirement; then the corpus is
 /// loaded again and the file put back as it was if the case is not lint-clean.
 ///
-/// An input the reference finds nothing wrong with takes the requirement and polarity most of
-/// the operation's cases have among those the reference answers for the same reason
-/// (``ReferenceExpectation/cause``: `aasa.match`'s `no_match: url-port`, `ulc.handle`'s links
-/// left alone), the reason's trailing words dropped one by one until some case shares it; an
-/// operation that gives no reason makes it a `conforming` case of the requirement most of its
-/// conforming cases judge.
+/// An input the reference finds nothing wrong with names no requirement, and no rule of thumb
+/// picks the right one: the requirement most of the operation's conforming cases judge was
+/// unrelated to the cause in 4 of 8 promotions of an audit, and often of the wrong polarity. Such
+/// a finding is refused unless the reviewer names the requirement (`requirement`); the polarity
+/// is then the one every case of the operation and requirement has, or the reviewer's
+/// (`polarity`) when they do not agree. The refusal lists the operation's requirements and, for an
+/// operation whose answers give a reason (``ReferenceExpectation/cause``: `aasa.match`'s
+/// `no_match: url-port`), the requirement most cases answered for the same reason judge, as a
+/// hint.
 public struct Promotion: Sendable {
     public let caseID: String
     public let file: String
@@ -28,14 +31,17 @@ public struct Promotion: Sendable {
     }
 
     /// Builds the case for `finding` against the corpus under `corpus` (not written yet).
-    public static func prepare(_ finding: DifferentialFinding, corpus: Corpus) async throws(Failure) -> Promotion {
+    /// `requirement` and `polarity` are the reviewer's, for a finding the reference finds nothing
+    /// wrong with (refused otherwise: the reference's violations name the requirement).
+    public static func prepare(_ finding: DifferentialFinding, corpus: Corpus, requirement named: String? = nil,
+                               polarity chosen: ConformanceCase.Polarity? = nil) async throws(Failure) -> Promotion {
         guard let (suite, operation) = SuiteRegistry.operation(named: finding.operation), let reference = suite.reference[finding.operation] else {
             throw Failure("D\(finding.id): the operation \(finding.operation) is not one of this version's")
         }
         guard let suiteCorpus = corpus.suites.first(where: { $0.name == suite.name }) else {
             throw Failure("D\(finding.id): the corpus has no \(suite.name) suite loaded")
         }
-        guard let input = try? JSONParser.parse(finding.minimisedInput), (try? operation.prepare(input)) != nil else {
+        guard let input = try? JSONParser.parse(finding.minimisedInput), let prepared = try? operation.prepare(input) else {
             throw Failure("D\(finding.id): its minimised input is not an input of \(finding.operation)")
         }
         guard let output = try? await reference(input), let expectation = operation.expectation(output) else {
@@ -51,24 +57,35 @@ public struct Promotion: Sendable {
         // The cases the requirement was chosen among; the file is theirs.
         var pool = cases
         if let first = broken.first {
+            if let named, named != first.requirement || (chosen != nil && chosen != .violating) {
+                throw Failure("D\(finding.id): the reference reports \(expectation.codes.joined(separator: ", ")) for its minimised input, "
+                              + "so the case judges \(first.requirement) (violating); --requirement \(named) is for a finding the reference finds nothing wrong with")
+            }
             requirement = first.requirement
             polarity = .violating
         } else {
-            // With a reason, the cases answered for the same reason decide the requirement and
-            // the polarity (an `aasa.match` that the app must not open is a violating case,
-            // though the reference reports no violation); without one, the conforming cases.
-            let hasCause = expectation.cause != nil
-            if let cause = expectation.cause {
-                pool = await sameCause(cause, among: cases, operation: operation, reference: reference)
+            guard let named else {
+                throw Failure(await unnamed(finding, cases: cases, registry: suiteCorpus.registry, cause: expectation.cause,
+                                            operation: operation, reference: reference))
+            }
+            guard let known = suiteCorpus.registry[named] else {
+                throw Failure("D\(finding.id): \(suite.name) has no requirement \(named)\n" + requirementList(cases, registry: suiteCorpus.registry, operation: finding.operation))
+            }
+            if let why = known.untestable {
+                throw Failure("D\(finding.id): \(named) is marked untestable (\(why)): no case may judge it")
+            }
+            let judging = cases.filter { $0.requirement == named }
+            let polarities = Set(judging.map(\.polarity))
+            if let chosen {
+                polarity = chosen
+            } else if polarities.count == 1, let only = polarities.first {
+                polarity = only
             } else {
-                pool = cases.filter { $0.polarity == .conforming }
+                throw Failure("D\(finding.id): the \(finding.operation) cases of \(named) are \(polarities.isEmpty ? "none" : "both conforming and violating"), "
+                              + "so the new case's polarity cannot be taken from them: add --violating (the input breaks \(named)) or --conforming (it meets it)")
             }
-            guard let common = mostCommon(pool.map { Judged(requirement: $0.requirement, polarity: $0.polarity) }) else {
-                throw Failure("D\(finding.id): the reference finds nothing wrong with the input and no \(hasCause ? "" : "conforming ")\(finding.operation) case names a requirement to judge it by")
-            }
-            requirement = common.requirement
-            polarity = common.polarity
-            pool = pool.filter { $0.polarity == polarity }
+            requirement = named
+            pool = judging.filter { $0.polarity == polarity }
         }
         var also: [String] = []
         for r in broken.map(\.requirement) where r != requirement && !also.contains(r) { also.append(r) }
@@ -84,7 +101,14 @@ public struct Promotion: Sendable {
         c.append("id", .string(caseID))
         // The implementation's name, version and answer come from the adapter: any hidden
         // character in them is written visibly, as the linter requires of corpus text.
-        c.append("title", .string(HiddenCharacters.visibleText(title(finding))))
+        // The fields that differ on the minimised input, the case's own (a store written before
+        // they were kept for it holds the first input's).
+        var fields = finding.fields
+        if let answer = try? JSONParser.parse(finding.implementationAnswer), let given = answer["output"] {
+            let mismatches = prepared.compare(expectation.expect, given)
+            if !mismatches.isEmpty { fields = Judge.unique(mismatches.map(\.field)) }
+        }
+        c.append("title", .string(HiddenCharacters.visibleText(title(finding, fields: fields))))
         c.append("operation", .string(finding.operation))
         c.append("requirement", .string(requirement))
         if !also.isEmpty { c.append("also", .array(also.map(JSONValue.string))) }
@@ -93,22 +117,75 @@ public struct Promotion: Sendable {
                                 "source": .string(HiddenCharacters.visibleText("differential fuzzing finding D\(finding.id): \(finding.implementation) \(finding.implementationVersion), signature '\(finding.signature)', first seen \(finding.firstSeen)"))])
         c.append("input", input)
         c.append("expect", expectation.expect)
-        let answer = finding.implementationAnswer.count > 400 ? String(finding.implementationAnswer.prefix(397)) + "..." : finding.implementationAnswer
+        let answer = noteText(finding.implementationAnswer)
         c.append("note", .string(HiddenCharacters.visibleText("\(finding.implementation) answered \(answer)")))
         return Promotion(caseID: caseID, file: file, caseJSON: .object(c))
     }
 
-    /// A first title, for people to improve: what the implementation did.
-    static func title(_ finding: DifferentialFinding) -> String {
+    /// The adapter's answer for a case's note, cut at 400 characters. An answer that is not an
+    /// output (an error's traceback, a crash) names files of the machine it ran on
+    /// (`/work/x/Adapters/aasa-regex/../python-common/adapter_protocol.py`): each absolute path
+    /// is cut to its file name, so none reaches a committed corpus file. An output is left
+    /// whole: its paths are what the comparison is about.
+    static func noteText(_ answer: String) -> String {
+        var text = answer
+        if (try? JSONParser.parse(answer))?["output"] == nil {
+            text = machinePath.stringByReplacingMatches(in: answer, range: NSRange(answer.startIndex..., in: answer), withTemplate: "$1")
+        }
+        return text.count > 400 ? String(text.prefix(397)) + "..." : text
+    }
+
+    /// An absolute path of two or more parts (not the path of a URL, after its host, nor one
+    /// after `~` or `.`), the file name captured.
+    nonisolated(unsafe) static let machinePath = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_.~:/-])/(?:[^\s"'\\/:]+/)+([^\s"'\\/:]+)"#)
+
+    /// A first title, for people to improve: what the implementation did (`fields`: those that
+    /// differ on the minimised input).
+    static func title(_ finding: DifferentialFinding, fields: [String]) -> String {
         let what: String
         switch finding.kind {
         case "errored": what = "reports an error"
         case "crashed": what = "crashes"
         case "timedOut": what = "does not answer in time"
         case "protocolError", "malformed": what = "breaks the adapter protocol"
-        default: what = "disagrees with the reference on " + finding.fields.joined(separator: ", ")
+        default: what = "disagrees with the reference on " + fields.joined(separator: ", ")
         }
         return "\(finding.implementation) \(what) here (found by differential fuzzing)"
+    }
+
+    /// Why a finding without violations is refused, and what the reviewer can name: the
+    /// operation's requirements and, when the reference gives a reason, the requirement and
+    /// polarity most cases answered for the same reason judge.
+    static func unnamed(_ finding: DifferentialFinding, cases: [ConformanceCase], registry: RequirementRegistry, cause: String?,
+                        operation: OperationDefinition, reference: SuiteDefinition.Handler) async -> String {
+        var text = "D\(finding.id): the reference finds nothing wrong with its minimised input, so no violation names the requirement "
+            + "the case would judge (the signature '\(finding.signature)' names none either). Read the finding, then name it: "
+            + "linkconform findings promote D\(finding.id) --requirement ID [--violating | --conforming]"
+        if let cause {
+            let same = await sameCause(cause, among: cases, operation: operation, reference: reference)
+            if same.count < cases.count, let common = mostCommon(same.map { Judged(requirement: $0.requirement, polarity: $0.polarity) }) {
+                text += "\nmost \(finding.operation) cases the reference answers for a reason like '\(cause)' judge \(common.requirement) (\(common.polarity.rawValue)): a hint, not the cause"
+            }
+        }
+        return text + "\n" + requirementList(cases, registry: registry, operation: finding.operation)
+    }
+
+    /// The requirements `cases` (one operation's) judge, in the registry's order, each with its
+    /// level, title and how many of the cases judge it each way.
+    static func requirementList(_ cases: [ConformanceCase], registry: RequirementRegistry, operation: String) -> String {
+        var counts: [String: (conforming: Int, violating: Int)] = [:]
+        for c in cases {
+            for id in [c.requirement] + c.also {
+                var n = counts[id] ?? (0, 0)
+                if c.polarity == .conforming { n.conforming += 1 } else { n.violating += 1 }
+                counts[id] = n
+            }
+        }
+        let lines = registry.requirements.filter { counts[$0.id] != nil }.map { r in
+            let n = counts[r.id]!
+            return "  \(r.id) \(r.level.rawValue): \(r.title) (\(n.conforming) conforming, \(n.violating) violating)"
+        }
+        return "the requirements \(operation) cases judge (cases judging each as requirement or also):\n" + lines.joined(separator: "\n")
     }
 
     /// The cases among `cases` on which the reference answers for the reason `cause`, or for

@@ -156,9 +156,10 @@ struct CompareCommand: ParsableCommand {
 /// so that a store it cannot write (an artifact unpacked read-only, a full disk) can still be
 /// read (``ResultsStore/init(path:readOnly:)``).
 enum StoreOpening {
-    static func open(_ path: String, readOnly: Bool = false) throws -> ResultsStore {
+    /// `makesOne`: the command that fills a store, for the hint.
+    static func open(_ path: String, readOnly: Bool = false, makesOne: String = "`linkconform run`") throws -> ResultsStore {
         guard FileManager.default.fileExists(atPath: path) else {
-            Console.error("no results database at \(path); run `linkconform run` first or pass --db")
+            Console.error("no results database at \(path); run \(makesOne) first or pass --db")
             throw Exit.harness
         }
         return try ResultsStore(path: path, readOnly: readOnly)

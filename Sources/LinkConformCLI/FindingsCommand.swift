@@ -19,8 +19,8 @@ struct FindingsCommand: ParsableCommand {
             Corpus/fuzz/regressions/TARGET/, which `swift test` replays from then on. \
             `linkconform fuzz` stores where an adapter disagrees with the reference as differential \
             findings (ids D1, D2, ...), listed after the libFuzzer ones; `linkconform findings promote \
-            DID` makes one a corpus case. Exit 1 when open findings are listed; 2 when the store cannot \
-            be read or written, or a file cannot be written.
+            DID` makes one a corpus case. Exit 1 when open findings are listed; 2 when the store does not \
+            exist (listing, fix and promote make none), cannot be read or written, or a file cannot be written.
             """,
         subcommands: [List.self, Record.self, Fix.self, Promote.self],
         defaultSubcommand: List.self
@@ -30,8 +30,15 @@ struct FindingsCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The results database (SQLite).", valueName: "path"))
         var db = "Reports/results.sqlite"
 
+        /// The store, made when it does not exist (recording a finding).
         func open() throws -> ResultsStore {
             try ResultsStore(path: db)
+        }
+
+        /// The store, which must exist: listing, fixing or promoting what a store that is not
+        /// there holds says so (exit 2) and makes no file.
+        func openExisting() throws -> ResultsStore {
+            try StoreOpening.open(db, makesOne: "`linkconform fuzz` or scripts/fuzz.sh")
         }
     }
 
@@ -50,7 +57,7 @@ struct FindingsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let opened = try store.open()
+            let opened = try store.openExisting()
             let findings = implementation == nil ? try opened.findings(target: target) : []
             let differential = target == nil ? try opened.differentialFindings(implementation: implementation) : []
             if json {
@@ -156,7 +163,7 @@ struct FindingsCommand: ParsableCommand {
         var corpus = "Corpus"
 
         func run() throws {
-            let store = try store.open()
+            let store = try store.openExisting()
             guard let finding = try store.finding(id: id) else {
                 Console.error("no finding #\(id); `linkconform findings` lists them")
                 throw Exit.usage
@@ -184,18 +191,20 @@ struct FindingsCommand: ParsableCommand {
                 Writes a case of the finding's minimised input into the cases file that already holds \
                 the most cases of its operation and requirement: the expectation is what the reference \
                 answers to that input today, the requirement that of the reference's strictest violation \
-                (the others under `also`). When it finds nothing wrong, the requirement and polarity are \
-                those of most cases on which the reference answers for the same reason (`aasa.match`: \
-                `no_match: url-port`), or, for an operation that gives no reason, a conforming case. The \
-                provenance is `regression`, naming the finding. The corpus is linted again, and the file left \
-                as it was if the case is not clean. The implementation that disagreed fails the new case: \
-                list it in its expected-failures file, or fix the implementation.
+                (the others under `also`). When it finds nothing wrong, nothing names the requirement \
+                the input shows, and the finding is refused until you name it with --requirement \
+                (the refusal lists the operation's requirements); the polarity is then that of every \
+                case of the operation and requirement, or --violating or --conforming when they do not \
+                agree. The provenance is `regression`, naming the finding. The corpus is linted again, \
+                and the file left as it was if the case is not clean. The implementation that disagreed \
+                fails the new case, and others may too: run each implementation you test against it, \
+                then list it in their expected-failures files or fix them.
 
                 Exit codes: 0 promoted; 2 no case can be made or written (the corpus has it \
-                already: a finding promoted twice; the reference does not answer the input; no \
-                case names a requirement to judge it by; it would not be lint-clean), or the store \
-                cannot be read or written; 64 no differential finding has that id (or the id is \
-                not D<number>), or usage.
+                already: a finding promoted twice; the reference does not answer the input; it \
+                finds nothing wrong with it and no --requirement was given, or one that cannot be \
+                used; it would not be lint-clean), or the store does not exist or cannot be read or \
+                written; 64 no differential finding has that id (or the id is not D<number>), or usage.
                 """)
 
         @OptionGroup var store: StoreOption
@@ -206,23 +215,39 @@ struct FindingsCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The corpus folder.", valueName: "dir"))
         var corpus = "Corpus"
 
+        @Option(help: ArgumentHelp("The requirement the case judges, for a finding the reference finds nothing wrong with (the reference's violations name it otherwise).", valueName: "id"))
+        var requirement: String?
+
+        @Flag(help: "With --requirement: the input breaks it (a violating case).")
+        var violating = false
+
+        @Flag(help: "With --requirement: the input meets it (a conforming case).")
+        var conforming = false
+
+        func validate() throws {
+            if violating && conforming { throw ValidationError("give --violating or --conforming, not both") }
+            if (violating || conforming) && requirement == nil { throw ValidationError("--violating and --conforming go with --requirement") }
+        }
+
         func run() async throws {
             guard let number = Int64(id.hasPrefix("D") || id.hasPrefix("d") ? String(id.dropFirst()) : id) else {
                 Console.error("'\(id)' is not a finding id; differential findings are D1, D2, ... (`linkconform findings`)")
                 throw Exit.usage
             }
-            let store = try store.open()
+            let store = try store.openExisting()
             guard let finding = try store.differentialFinding(id: number) else {
                 Console.error("no differential finding D\(number); `linkconform findings` lists them")
                 throw Exit.usage
             }
             let loaded = Corpus.load(from: corpus)
             do {
-                let promotion = try await Promotion.prepare(finding, corpus: loaded)
+                let polarity: ConformanceCase.Polarity? = violating ? .violating : conforming ? .conforming : nil
+                let promotion = try await Promotion.prepare(finding, corpus: loaded, requirement: requirement, polarity: polarity)
                 try promotion.write(corpusRoot: corpus)
                 try store.markDifferentialFindingPromoted(id: number, caseID: promotion.caseID)
-                Console.line("D\(number) promoted to \(promotion.caseID) in \(promotion.file) (commit it)")
+                Console.line("D\(number) promoted to \(promotion.caseID) in \(promotion.file): read it, then commit it")
                 Console.line("\(Escaping.terminal(finding.implementation)) fails it: add `\(promotion.caseID)  # <why>` to its expected-failures file, or fix it")
+                Console.line("other implementations may fail it too: run each one you test against the case (`linkconform run`) before committing")
             } catch let failure as Promotion.Failure {
                 Console.error(failure.description)
                 throw Exit.harness

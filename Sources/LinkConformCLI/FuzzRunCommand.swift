@@ -230,7 +230,10 @@ struct FuzzRunCommand: AsyncParsableCommand {
             }
             Console.line("  \(id) \(what)\(corpus) x\(found.count): \(Escaping.terminal(found.disagreement.signature))")
             if found.isNew {
-                Console.line("      minimised: \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
+                // Only what was minimised is called so: a timeout, a budget of 0 or a run that ended
+                // first leaves the input as it was found.
+                let label = found.minimiseTrials > 0 ? "minimised" : "input (kept as found)"
+                Console.line("      \(label): \(Escaping.terminal(Self.clip(found.minimisedInput.serialized())))")
             }
         }
         for operation in summary.setAside { Console.line(Self.setAsideLine(operation, after: setAsideAfter)) }

@@ -713,10 +713,11 @@ struct PromotionTests {
         #expect(after.suites.flatMap(\.cases).contains { $0.id == promotion.caseID })
     }
 
-    /// `aasa.match` reports no violation: the requirement and polarity come from the cases the
-    /// reference answers for the same reason (here `no_match: url-port`), not from the most
-    /// common requirement of the conforming cases (the substitution variables' AASA-31).
-    @Test func aFindingWithoutViolationsTakesTheRequirementOfItsReason() async throws {
+    /// `aasa.match` reports no violation: the reviewer names the requirement. The refusal hints
+    /// at the requirement of the cases the reference answers for the same reason (here
+    /// `no_match: url-port`), and the polarity is the reviewer's where that requirement's cases
+    /// have both.
+    @Test func aFindingWithoutViolationsTakesTheRequirementTheReviewerNames() async throws {
         let store = try temporaryStore()
         let input: JSONValue = ["file": #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/*"}]}]}}"#,
                                 "domain": "example.com", "appID": "ABCDE12345.com.example.app", "url": "https://example.com:444/x"]
@@ -730,5 +731,63 @@ struct PromotionTests {
         #expect(written["expect"] == ["result": "no_match"])
         let others = repositoryCorpus.suites.flatMap(\.cases).filter { $0.operation == "aasa.match" && $0.requirement == "AASA-20" && $0.polarity == .violating }
         #expect(others.contains { $0.file == promotion.file })
+    }
+
+    /// The audit's python-urllib D3: a repeated x-success, on which the reference opens nothing
+    /// and reports no violation. It was promoted as a conforming case of XCB-D7 (form-encoding
+    /// results), the most judged conforming requirement of the operation; it is now refused, with
+    /// the operation's requirements listed, until the reviewer names one.
+    @Test func aFindingWithoutViolationsIsRefusedUntilARequirementIsNamed() async throws {
+        let root = TestScratch.path("promote-unnamed", "Corpus")
+        try FileManager.default.copyItem(atPath: repositoryCorpus.root, toPath: root)
+        let store = try temporaryStore()
+        let input: JSONValue = ["url": "p://x-callback-url?x-success&x-success=m%3A", "outcome": "success"]
+        let (finding, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "python-urllib", implementationVersion: "1", suite: "xcallback", operation: "xcallback.callback", kind: "differs",
+            signature: "xcallback.callback open []", fields: ["open"], referenceCodes: [], message: "m",
+            input: input.serialized(), minimisedInput: input.serialized(), referenceOutput: "{}", implementationAnswer: #"{"output":{"open":"m:"}}"#))
+        let corpus = Corpus.load(from: root)
+        var refusal = ""
+        do {
+            let promotion = try await Promotion.prepare(finding, corpus: corpus)
+            Issue.record("promoted as \(promotion.caseJSON["requirement"] ?? .null) \(promotion.caseJSON["polarity"] ?? .null)")
+        } catch {
+            refusal = error.description
+        }
+        #expect(refusal.contains("finds nothing wrong") && refusal.contains("--requirement"), "\(refusal)")
+        #expect(refusal.contains("  XCB-D1 ") && refusal.contains("  XCB-D7 "), "the operation's requirements are listed: \(refusal)")
+        #expect(!refusal.contains("  ULC-"), "only those of the operation's cases")
+        // Named: every xcallback.callback case of XCB-D1 is violating, so the case is too.
+        let promotion = try await Promotion.prepare(finding, corpus: corpus, requirement: "XCB-D1")
+        #expect(promotion.caseJSON["requirement"] == "XCB-D1" && promotion.caseJSON["polarity"] == "violating", "\(promotion.caseJSON)")
+        #expect(promotion.caseJSON["expect"] == ["open": .null])
+        try promotion.write(corpusRoot: root)
+        #expect(Corpus.load(from: root).errors.isEmpty)
+        // A finding whose reference reports violations keeps its requirement: naming another is refused.
+        let link: JSONValue = ["link": "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"]
+        let (coded, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "x", implementationVersion: "1", suite: "ulc", operation: "ulc.parse", kind: "differs",
+            signature: "ulc.parse kind [callback-not-https]", fields: ["kind"], referenceCodes: ["callback-not-https"], message: "m",
+            input: link.serialized(), minimisedInput: link.serialized(), referenceOutput: "{}", implementationAnswer: #"{"output":{"kind":"ulc"}}"#))
+        await #expect(throws: Promotion.Failure.self) { try await Promotion.prepare(coded, corpus: corpus, requirement: "ULC-1") }
+        #expect(try await Promotion.prepare(coded, corpus: corpus).caseJSON["requirement"] == "ULC-6")
+    }
+
+    /// A promoted case's note gives the adapter's answer: a traceback's absolute paths are cut to
+    /// their file names (the audit's D692 note held /work/audit-fuzz/Adapters/...), an output's
+    /// text is kept as it is.
+    @Test func aNoteKeepsNoPathOfTheMachineTheAdapterRanOn() async throws {
+        let store = try temporaryStore()
+        let input: JSONValue = ["link": "https://app.example.com/logout?ulc-success=http%3A%2F%2Fs.example"]
+        let traceback = #"Traceback:\n  File "/work/audit-fuzz/Adapters/aasa-regex/../python-common/adapter_protocol.py", line 3, in run\n  File "/usr/lib/python3.12/json/decoder.py", line 9"#
+        let answer: JSONValue = ["errored": "TypeError: bad", "detail": ["traceback": .string(traceback)]]
+        let (finding, _) = try store.recordDifferentialFinding(DifferentialFinding.New(
+            implementation: "p", implementationVersion: "1", suite: "ulc", operation: "ulc.parse", kind: "errored",
+            signature: "ulc.parse errored TypeError [callback-not-https]", fields: [], referenceCodes: ["callback-not-https"], message: "m",
+            input: input.serialized(), minimisedInput: input.serialized(), referenceOutput: "{}", implementationAnswer: answer.serialized()))
+        let note = try #require(try await Promotion.prepare(finding, corpus: repositoryCorpus).caseJSON["note"]?.stringValue)
+        #expect(!note.contains("/work/") && !note.contains("/usr/lib"), "\(note)")
+        #expect(note.contains(#"File \"adapter_protocol.py\", line 3"#) && note.contains("decoder.py"), "\(note)")
+        #expect(Promotion.noteText(#"{"output":{"action":"https://a.example/x/y","value":"/a/b/c"}}"#).contains(#""/a/b/c""#))
     }
 }

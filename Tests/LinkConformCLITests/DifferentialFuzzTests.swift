@@ -155,9 +155,15 @@ struct DifferentialFuzzTests {
                                                "--minimise-trials", "200"])
         #expect(fuzzed.status == 1, "\(fuzzed.output)")
         let store = try ResultsStore(path: dir + "/r.sqlite")
-        let finding = try #require(try store.differentialFindings().first)
+        let finding = try #require(try store.differentialFindings().first { $0.kind == "differs" && !$0.referenceCodes.isEmpty })
         let promoted = try await CLI.run(["findings", "promote", "D\(finding.id)", "--db", dir + "/r.sqlite", "--corpus", dir + "/Corpus"])
         #expect(promoted.status == 0, "\(promoted.output)")
+        #expect(promoted.stdout.contains("other implementations may fail it too"), "\(promoted.stdout)")
+        // One the reference finds nothing wrong with waits for the reviewer to name its requirement.
+        if let unnamed = try store.differentialFindings().first(where: { $0.kind == "differs" && $0.referenceCodes.isEmpty }) {
+            let refused = try await CLI.run(["findings", "promote", "D\(unnamed.id)", "--db", dir + "/r.sqlite", "--corpus", dir + "/Corpus"])
+            #expect(refused.status == 2 && refused.stderr.contains("--requirement ID") && refused.stderr.contains("  ULC-"), "\(refused.output)")
+        }
         let lint = try await CLI.run(["corpus", "lint", "--corpus", dir + "/Corpus"])
         #expect(lint.status == 0 && lint.stdout.contains("0 errors"), "\(lint.output)")
         let caseID = try #require(try store.differentialFinding(id: finding.id)?.promotedCase)
@@ -170,6 +176,28 @@ struct DifferentialFuzzTests {
         #expect(again.status == 2 && again.stderr.contains("already has a case"), "\(again.output)")
         // The libFuzzer subcommands still work beside them.
         #expect(try await CLI.run(["findings", "--db", dir + "/r.sqlite"]).status == 1, "open differential findings fail the listing")
+    }
+
+    /// An input never minimised (a budget of 0 here) is not called minimised in the summary.
+    @Test func anInputKeptAsFoundIsNotCalledMinimised() async throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try await Self.fuzz(dir, ["--adapter", "python3 \(Self.adapter)", "--seconds", "30", "--max-inputs", "100", "--seed", "11",
+                                               "--minimise-trials", "0", "--no-corpus-pass"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.stdout.contains("      input (kept as found): {") && !result.stdout.contains("minimised: {"), "\(result.stdout)")
+    }
+
+    /// A listing of a store that is not there says so and makes none (it made an 80 KB store).
+    @Test func listingAStoreThatDoesNotExistMakesNone() async throws {
+        let path = CLI.temporaryDirectory() + "/r.sqlite"
+        for arguments in [["findings"], ["findings", "--implementation", "x"], ["findings", "promote", "D1"], ["findings", "fix", "1"]] {
+            let result = try await CLI.run(arguments + ["--db", path])
+            #expect(result.status == 2 && result.stderr.contains("no results database at \(path)"), "\(arguments): \(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: path), "\(arguments)")
+        }
+        // report and compare said so already, the same way.
+        let report = try await CLI.run(["report", "--db", path])
+        #expect(report.status == 2 && report.stderr.contains("no results database at \(path)") && !FileManager.default.fileExists(atPath: path))
     }
 }
 
