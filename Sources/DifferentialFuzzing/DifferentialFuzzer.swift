@@ -92,7 +92,8 @@ public final class DifferentialFuzzer: Sendable {
         /// implementation raises the same error for this operation (with another leading code
         /// of the reference: most likely the same cause).
         public internal(set) var corpusCaseWithSameError: String?
-        /// The stored finding's id (nil when nothing is stored, or the signature was known).
+        /// The stored finding's id, new or known before the run (nil when there is no store, or a
+        /// new signature is not stored yet).
         public internal(set) var findingID: Int64?
         public internal(set) var input: JSONValue
         public internal(set) var minimisedInput: JSONValue
@@ -372,7 +373,8 @@ public final class DifferentialFuzzer: Sendable {
     func fuzz(shouldStop: @escaping @Sendable () -> Bool, halted: StopFlag,
               progress: @escaping @Sendable (Stats) -> Void) async throws -> Summary {
         var summary = Summary(stats: Stats(), found: [], harnessFailure: nil, interrupted: false)
-        let known = try store?.differentialSignatures(implementation: info.name) ?? []
+        // The signatures stored before, with their findings' ids.
+        let known = try store?.differentialFindingIDs(implementation: info.name) ?? [:]
         var pass = CorpusPass()
         if options.corpusPass {
             let total = corpusCases.count
@@ -450,17 +452,18 @@ public final class DifferentialFuzzer: Sendable {
                 let signature = d.signature
                 if let at = bySignature[signature] {
                     summary.found[at].count += count
-                    if known.contains(signature) || summary.found[at].findingID != nil { pending[signature, default: 0] += count }
+                    if known[signature] != nil || summary.found[at].findingID != nil { pending[signature, default: 0] += count }
                     return
                 }
                 bySignature[signature] = summary.found.count
                 summary.stats.signatures += 1
-                var found = Found(d, suite: suite(of: d), trial: trial, isNew: !known.contains(signature))
+                var found = Found(d, suite: suite(of: d), trial: trial, isNew: known[signature] == nil)
                 found.count = count
+                found.findingID = known[signature]
                 found.corpusCase = corpusShows[signature]
                 if found.corpusCase == nil, let key = d.errorKey { found.corpusCaseWithSameError = corpusErrors[key] }
                 summary.found.append(found)
-                if known.contains(signature) {
+                if known[signature] != nil {
                     pending[signature, default: 0] += count
                 } else {
                     summary.stats.newSignatures += 1
@@ -546,6 +549,8 @@ public final class DifferentialFuzzer: Sendable {
     func found(_ d: Disagreement, _ trial: Probe.Trial, stop: @escaping @Sendable () -> Bool) async throws -> Found {
         let probe = probes.first { $0.operation.name == d.operation }!
         var minimised = trial
+        // What differs on the input kept: the message, fields and codes stored describe it.
+        var described = d
         var trials = 0, bytes = 0
         // A crash or a protocol error replaces the adapter's process on every trial that
         // reproduces it: such a signature gets the small budget of a crash.
@@ -559,22 +564,26 @@ public final class DifferentialFuzzer: Sendable {
             if small != trial.input, let again = await probe.trial(small, caseID: "fuzz/minimised"),
                case .differs(let d2) = again.judgement, d2.signature == d.signature {
                 minimised = again
+                described = d2
             }
         }
-        var found = try stored(d, first: trial.input, minimised: minimised, trials: trials)
+        var found = try stored(d, first: trial.input, minimised: minimised, describedBy: described, trials: trials)
         found.minimiseBytes = bytes
         return found
     }
 
-    /// Stores a new signature with its first input and its minimised one (with both answers).
-    func stored(_ d: Disagreement, first: JSONValue, minimised: Probe.Trial, trials: Int) throws -> Found {
+    /// Stores a new signature with its first input and its minimised one (with both answers);
+    /// the message, fields and codes are `described`'s, the disagreement on the minimised input
+    /// (`d`, the first input's, when it was kept as found).
+    func stored(_ d: Disagreement, first: JSONValue, minimised: Probe.Trial, describedBy described: Disagreement? = nil, trials: Int) throws -> Found {
+        let described = described ?? d
         var found = Found(d, suite: suite(of: d), trial: minimised, isNew: true)
         found.input = first
         found.minimiseTrials = trials
         if let store {
             let (finding, isNew) = try store.recordDifferentialFinding(DifferentialFinding.New(
                 implementation: info.name, implementationVersion: info.version, suite: found.suite, operation: d.operation,
-                kind: d.kind.rawValue, signature: d.signature, fields: d.fields, referenceCodes: d.codes, message: d.message,
+                kind: d.kind.rawValue, signature: d.signature, fields: described.fields, referenceCodes: described.codes, message: described.message,
                 input: first.serialized(), minimisedInput: minimised.input.serialized(),
                 referenceOutput: minimised.referenceOutput.serialized(), implementationAnswer: Probe.json(minimised.answer).serialized()))
             found.findingID = finding.id

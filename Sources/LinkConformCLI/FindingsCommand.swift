@@ -91,7 +91,9 @@ struct FindingsCommand: ParsableCommand {
                     Console.line("D\(f.id) \(f.status.rawValue) \(t(f.implementation)) \(f.operation) \(f.kind) x\(f.count)  first \(f.firstSeen)  last \(f.lastSeen)")
                     Console.line("    \(t(f.signature))")
                     Console.line("    \(t(FuzzRunCommand.clip(f.message)))")
-                    Console.line("    minimised: \(t(FuzzRunCommand.clip(f.minimisedInput)))")
+                    // An input no candidate made smaller (or never minimised) is not called minimised.
+                    let label = f.minimisedInput == f.input ? "input (not made smaller)" : "minimised"
+                    Console.line("    \(label): \(t(FuzzRunCommand.clip(f.minimisedInput)))")
                     if let promoted = f.promotedCase { Console.line("    promoted to \(promoted)") }
                 }
             }

@@ -45,8 +45,9 @@ struct FuzzRunCommand: AsyncParsableCommand {
             The summary names what was set aside.
 
             The adapter is restarted as often as it dies (up to a million times) unless \
-            --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed and i: the same seed \
-            replays the same inputs.
+            --max-restarts says otherwise: fuzzing crashes adapters on purpose. Input i of a run depends only on --seed, i and the \
+            corpus (its inputs are the seeds): the same seed replays the same inputs from the same corpus, \
+            and other ones once a case is added (a promoted finding, say) or changed.
 
             Exit codes: 0 no new signature; 1 new signatures stored; 2 the harness could not do its \
             job (the adapter did not start, was given up, the store cannot be read or written, or the report \
@@ -97,7 +98,7 @@ struct FuzzRunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let stop = StopSignal()
+        let stop = StopSignal(unit: "input")
         stop.install()
         let corpus = try corpusOptions.loadOrExit()
         var adapterOptions = adapterOptions
@@ -251,7 +252,8 @@ struct FuzzRunCommand: AsyncParsableCommand {
             + "no more inputs for it in this run; --set-aside-after 0 keeps fuzzing it"
     }
 
-    /// Each signature of the run that the corpus shows, or whose error a corpus case raises.
+    /// Each signature of the run that the corpus shows (or only gives, when the signature names no
+    /// cause), or whose error a corpus case raises.
     static func corpusMarks(_ summary: DifferentialFuzzer.Summary) -> [String: FuzzFindingsReport.CorpusMark] {
         var marks: [String: FuzzFindingsReport.CorpusMark] = [:]
         for found in summary.found {

@@ -18,6 +18,13 @@ final class StopSignal: @unchecked Sendable {
     /// Signals this soon after the first are taken as the same stop.
     static let sameStop: Duration = .milliseconds(500)
 
+    /// What is no longer sent after the first signal: a case (`run`), an input (`fuzz`).
+    let unit: String
+
+    init(unit: String = "case") {
+        self.unit = unit
+    }
+
     var isSet: Bool { lock.withLock { stopped } }
 
     func install() {
@@ -38,7 +45,7 @@ final class StopSignal: @unchecked Sendable {
                 }
                 if again == true { return }
                 if again == false { exit(130) }
-                Console.error("stopping: no new case is sent (signal \(signo)); send it again to quit at once")
+                Console.error("stopping: no new \(self.unit) is sent (signal \(signo)); send it again to quit at once")
             }
             source.resume()
             sources.append(source)

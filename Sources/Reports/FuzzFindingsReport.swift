@@ -93,7 +93,9 @@ public enum FuzzFindingsReport {
         if findings.isEmpty { out += "\nNo findings: the implementation agreed with the reference on every input.\n" }
         for f in seen {
             out += "\n## D\(f.id): " + Escaping.markdownInline(f.signature) + "\n\n"
-            out += Escaping.markdownInline(f.message, opensBlock: true) + "\n\n"
+            // The message, fields and codes stored are the minimised input's (a finding stored by
+            // an earlier version holds the first input's).
+            out += "On the minimised input: " + Escaping.markdownInline(f.message) + "\n\n"
             out += "- minimised input: " + Escaping.markdownJSON(f.minimisedInput) + "\n"
             out += "- reference: " + Escaping.markdownJSON(f.referenceOutput) + "\n"
             out += "- " + Escaping.markdownInline(f.implementation) + ": " + Escaping.markdownJSON(f.implementationAnswer) + "\n"

@@ -19,11 +19,13 @@ public struct DifferentialFinding: Sendable, Hashable {
     /// `differs`, `malformed`, `errored`, `crashed`, `timedOut` or `protocolError`.
     public let kind: String
     public let signature: String
-    /// The fields that differ.
+    /// The fields that differ on the minimised input.
     public let fields: [String]
-    /// The violation keys the reference reported for the input.
+    /// The violation codes the reference reported for the minimised input.
     public let referenceCodes: [String]
-    /// What differed, for people (the first input's mismatches, or the harness's message).
+    /// What differed on the minimised input, for people (its mismatches, or the harness's
+    /// message). A finding stored by an earlier version holds the first input's fields, codes and
+    /// message.
     public let message: String
     /// The first input found with this signature, and the smallest one that kept it (JSON text
     /// of the operation's input).
@@ -95,8 +97,8 @@ extension DifferentialFinding {
 
 extension ResultsStore {
     /// Records a disagreement: a new finding, or one more sighting of a known signature (which
-    /// keeps the smaller minimised input). Returns the finding as stored and whether its
-    /// signature was new to the store.
+    /// keeps the smaller minimised input, with its answers, fields, codes and message). Returns
+    /// the finding as stored and whether its signature was new to the store.
     @discardableResult
     public func recordDifferentialFinding(_ new: DifferentialFinding.New) throws -> (finding: DifferentialFinding, isNew: Bool) {
         let now = Self.timestamp()
@@ -110,10 +112,14 @@ extension ResultsStore {
                     UPDATE differentialFinding SET lastSeen = ?, count = count + 1,
                         minimisedInput = CASE WHEN ? THEN ? ELSE minimisedInput END,
                         referenceOutput = CASE WHEN ? THEN ? ELSE referenceOutput END,
-                        implementationAnswer = CASE WHEN ? THEN ? ELSE implementationAnswer END
+                        implementationAnswer = CASE WHEN ? THEN ? ELSE implementationAnswer END,
+                        fields = CASE WHEN ? THEN ? ELSE fields END,
+                        referenceCodes = CASE WHEN ? THEN ? ELSE referenceCodes END,
+                        message = CASE WHEN ? THEN ? ELSE message END
                     WHERE id = ?
                     """, [.text(now), .bool(smaller), .text(new.minimisedInput), .bool(smaller), .text(new.referenceOutput),
-                          .bool(smaller), .text(new.implementationAnswer), .integer(id)])
+                          .bool(smaller), .text(new.implementationAnswer), .bool(smaller), .text(listText(new.fields)),
+                          .bool(smaller), .text(listText(new.referenceCodes)), .bool(smaller), .text(new.message), .integer(id)])
                 return (try DifferentialFinding.fetch(db, id: id)!, false)
             }
             try db.exactExecute("""
@@ -143,8 +149,15 @@ extension ResultsStore {
 
     /// The signatures already stored for an implementation.
     public func differentialSignatures(implementation: String) throws -> Set<String> {
+        Set(try differentialFindingIDs(implementation: implementation).keys)
+    }
+
+    /// The signatures already stored for an implementation, each with its finding's id.
+    public func differentialFindingIDs(implementation: String) throws -> [String: Int64] {
         try reading { db in
-            Set(try db.exactRows("SELECT signature FROM differentialFinding WHERE implementation = ?", [.text(implementation)]) { $0.text("signature") })
+            Dictionary(try db.exactRows("SELECT signature, id FROM differentialFinding WHERE implementation = ?", [.text(implementation)]) {
+                ($0.text("signature"), $0.int64("id"))
+            }, uniquingKeysWith: { a, _ in a })
         }
     }
 

@@ -49,6 +49,10 @@ struct DifferentialFuzzTests {
         // The same seed and inputs again: every signature is known, so nothing is new.
         let second = try await Self.fuzz(dir, options)
         #expect(second.status == 0, "\(second.output)")
+        // Each known signature is listed with its finding's id, as a new one is.
+        let ids = Set(findings.map { "D\($0.id)" })
+        let listed = second.stdout.split(separator: "\n").filter { $0.contains(" seen before") }
+        #expect(!listed.isEmpty && listed.allSatisfy { ids.contains(String($0.dropFirst(2).prefix { $0 != " " })) }, "\(second.stdout)")
         #expect(!second.stdout.contains("minimising: "), "nothing new, nothing minimised: \(second.stdout)")
         let again = try store.differentialFindings(implementation: "disagreeing")
         #expect(again.count == findings.count)
