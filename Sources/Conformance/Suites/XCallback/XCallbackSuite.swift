@@ -191,17 +191,23 @@ public enum XCallbackSuite {
         expectation: { output in ReferenceExpectation(expect: ["open": .string(output.open)], cause: callbackCause(output.reason)) }
     )
 
+    /// Each violation code's level.
+    static let codeLevels = Dictionary(XCallbackViolation.Code.requirementTable.map { ($0.code, $0.level) }, uniquingKeysWith: { a, _ in a })
+
     /// The reference's reason for opening nothing (``XCallback/response(to:outcome:policy:)``) in
-    /// a few stable words: the rules a callback broke as codes (`failed validation:
-    /// callback-duplicated`, the same whichever outcome's callback broke them, as in a
-    /// signature's codes), `no callback`, `scheme not allowed` (whatever the scheme), `not an
-    /// x-callback-url`; any other reason as it is. Nil when something is opened.
+    /// a few stable words: the strictest rule the callback broke, as a code (`failed validation:
+    /// callback-duplicated`; the first by name of its level, as a signature's leading code, and
+    /// the same whichever outcome's callback broke it), `no callback`, `scheme not allowed`
+    /// (whatever the scheme), `not an x-callback-url`; any other reason as it is. Nil when
+    /// something is opened. Every code broken, tried first, made 26 signatures of 20 s against
+    /// python-urllib, 19 of them combinations of codes.
     static func callbackCause(_ reason: String?) -> String? {
         guard let reason else { return nil }
         if let open = reason.firstRange(of: " failed validation ("), reason.hasSuffix(")") {
             let keys = reason[open.upperBound..<reason.index(before: reason.endIndex)].split(separator: ",")
-            let codes = Set(keys.map { String(ReferenceExpectation.code(ofKey: String($0.drop { $0 == " " }))) })
-            return "failed validation: " + codes.sorted().joined(separator: ", ")
+            let codes = keys.map { String(ReferenceExpectation.code(ofKey: String($0.drop { $0 == " " }))) }
+            let leading = codes.min { (codeLevels[$0] ?? .info, $0) < (codeLevels[$1] ?? .info, $1) }
+            return "failed validation: " + (leading ?? "")
         }
         if reason.hasPrefix("no "), reason.hasSuffix(": the user stays in the target app") { return "no callback" }
         if reason.contains(" uses the scheme "), reason.hasSuffix(", which the policy does not open") { return "scheme not allowed" }
