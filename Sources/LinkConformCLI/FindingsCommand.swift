@@ -37,8 +37,9 @@ struct FindingsCommand: ParsableCommand {
 
         /// The store, which must exist: listing, fixing or promoting what a store that is not
         /// there holds says so (exit 2) and makes no file.
-        func openExisting() throws -> ResultsStore {
-            try StoreOpening.open(db, makesOne: "`linkconform fuzz` or scripts/fuzz.sh")
+        /// `readOnly` for the listing, which only reads (a store it cannot write is still read).
+        func openExisting(readOnly: Bool = false) throws -> ResultsStore {
+            try StoreOpening.open(db, readOnly: readOnly, makesOne: "`linkconform fuzz` or scripts/fuzz.sh")
         }
     }
 
@@ -57,7 +58,7 @@ struct FindingsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let opened = try store.openExisting()
+            let opened = try store.openExisting(readOnly: true)
             let findings = implementation == nil ? try opened.findings(target: target) : []
             let differential = target == nil ? try opened.differentialFindings(implementation: implementation) : []
             if json {

@@ -41,6 +41,8 @@ struct ReadOnlyStoreTests {
         let report = try await Self.asReader(["report", "--db", db, "--out", dir + "/out"])
         #expect(report.status == 0, "\(report.output)")
         #expect(FileManager.default.fileExists(atPath: dir + "/out/index.html"))
+        let findings = try await Self.asReader(["findings", "--db", db])
+        #expect(findings.status == 0 && findings.stdout.contains("no findings"), "\(findings.output)")
         // A command that writes still says it cannot.
         let run = try await Self.asReader(["run", "--suite", "mitid", "--db", db, "--no-reports", "--no-progress"])
         #expect(run.status == 2 && run.stderr.contains("not writable"), "\(run.output)")
