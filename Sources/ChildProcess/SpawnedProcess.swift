@@ -50,8 +50,16 @@ public final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var exit: Termination?
     private var inputOpen = true
+    /// Whether the child's group is announced to the ``GroupReaper`` (every child but the
+    /// reaper's own watcher), so that it is killed if this process dies first.
+    private let watched: Bool
 
-    public init(arguments: [String], workingDirectory: String?, environment overrides: [String: String] = [:]) throws {
+    public convenience init(arguments: [String], workingDirectory: String?, environment overrides: [String: String] = [:]) throws {
+        try self.init(arguments: arguments, workingDirectory: workingDirectory, environment: overrides, watched: true)
+    }
+
+    init(arguments: [String], workingDirectory: String?, environment overrides: [String: String], watched: Bool) throws {
+        self.watched = watched
         // Through `env`, no arguments would run `env` itself (printing the environment).
         guard !arguments.isEmpty else { throw SpawnError(description: "no program to run: the command is empty") }
         // Pipes: the child's ends are dup2'ed onto 0, 1 and 2 (dup2 clears close-on-exec on the
@@ -116,12 +124,13 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &every)
         // Its own process group (numbered by its pid), so that whatever it starts can be ended
-        // with it: see ``waitForExit()``.
+        // with it: see ``waitForExit()``, and ``GroupReaper`` for when this process dies first.
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, new in new }
             .map { "\($0.key)=\($0.value)" }
+        if watched { GroupReaper.shared.standBy() }
         var child: pid_t = 0
         let status = Self.withCStrings(command) { argv in
             Self.withCStrings(environment) { envp in
@@ -133,6 +142,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             throw SpawnError(description: "posix_spawn failed: \(String(cString: strerror(status)))")
         }
         pid = child
+        if watched { GroupReaper.shared.announce(child) }
         input = stdinPipe[1]
         output = stdoutPipe[0]
         error = stderrPipe[0]
@@ -175,7 +185,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// how it ended (`exit status 3`, `killed by signal 9`). Call it from one thread only.
     ///
     /// The group is killed while the child is a zombie, not yet reaped: its pid, which is the
-    /// group's number, cannot have been given to another process then.
+    /// group's number, cannot have been given to another process then. The group is withdrawn
+    /// from the ``GroupReaper`` at that moment too, before the number is free.
     @discardableResult
     public func waitForExit() -> String {
         waitForTermination().description
@@ -188,6 +199,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         _ = kill(-pid, SIGKILL)
+        if watched { GroupReaper.shared.withdraw(pid) }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
