@@ -176,13 +176,15 @@ public final class ResultsStore: Sendable {
         date.formatted(.iso8601)
     }
 
-    /// Marks runs left `running` by a process that no longer exists on this host as interrupted.
-    func markAbandonedRuns() throws {
+    /// Marks runs left `running` by a process that is no longer there to finish them as
+    /// interrupted: a run of another host, or one whose pid is free, has exited, or is held by
+    /// a process that started after the run did (``RunOwner``).
+    func markAbandonedRuns(owner: RunOwner = .system) throws {
         let host = ProcessInfo.processInfo.hostName
         try writing { db in
             let running = try db.exactRows("SELECT * FROM run WHERE status = ?", [.raw(RunStatus.running)], RunRecord.init)
             for run in running {
-                let alive = run.host == host && (kill(pid_t(run.pid), 0) == 0 || errno == EPERM)
+                let alive = owner.isAlive(host: run.host, pid: run.pid, startedAt: run.startedAt, thisHost: host)
                 // When it died is not known: the time it is found (the next night, perhaps) would
                 // read as its end, so its end stays empty.
                 if !alive {

@@ -64,6 +64,24 @@ struct ResultsStoreTests {
         #expect(try ResultsStore(path: path).run(run)?.status == .running)
     }
 
+    #if os(Linux)
+    /// The audit's case: a process (here this one) holds the pid of a run that began before it
+    /// did. The run was left `running`; it is now `interrupted`. This process's own run, begun
+    /// now, stays `running` when it opens the store again.
+    @Test func aRunWhosePidALaterProcessHoldsIsMarkedInterrupted() throws {
+        let path = Self.temporaryPath()
+        let store = try ResultsStore(path: path)
+        let old = try store.beginRun(Self.start)
+        let own = try store.beginRun(Self.start)
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE run SET startedAt = '2000-01-01T00:00:00Z', pid = ? WHERE id = ?", arguments: [Int(getpid()), old])
+        }
+        let reopened = try ResultsStore(path: path)
+        #expect(try reopened.run(old)?.status == .interrupted)
+        #expect(try reopened.run(own)?.status == .running)
+    }
+    #endif
+
     @Test func killedWriterLeavesAConsistentDatabase() throws {
         // A child process opens the store, writes one batch, then is killed in the middle of a
         // stream of batches; the parent then opens the same file.
