@@ -77,7 +77,13 @@ struct FindingsCommand: ParsableCommand {
                 let data = try JSONSerialization.data(withJSONObject: items + differentialItems, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 Console.line(JSONSerializer.escapingHidden(String(decoding: data, as: UTF8.self)))
             } else if findings.isEmpty && differential.isEmpty {
-                Console.line("no findings" + ((target ?? implementation).map { " for \($0)" } ?? ""))
+                Console.line("no findings" + ((target ?? implementation).map { " for \(Escaping.terminal($0))" } ?? ""))
+                // A name that matches nothing may be misspelt: say which names have findings.
+                let known = implementation != nil ? Set(try opened.differentialFindings().map(\.implementation))
+                    : target != nil ? Set(try opened.findings().map(\.target)) : []
+                if !known.isEmpty {
+                    Console.error("findings are stored for: " + known.sorted().map { Escaping.terminal($0) }.joined(separator: ", "))
+                }
             } else {
                 for f in findings {
                     // The target, signature and message come from a report (a crash log): escaped.

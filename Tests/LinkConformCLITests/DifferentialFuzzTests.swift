@@ -180,6 +180,10 @@ struct DifferentialFuzzTests {
         #expect(again.status == 2 && again.stderr.contains("already has a case"), "\(again.output)")
         // The libFuzzer subcommands still work beside them.
         #expect(try await CLI.run(["findings", "--db", dir + "/r.sqlite"]).status == 1, "open differential findings fail the listing")
+        // A name with no findings (misspelt) is told the names that have some.
+        let misspelt = try await CLI.run(["findings", "--db", dir + "/r.sqlite", "--implementation", "disagreing"])
+        #expect(misspelt.status == 0 && misspelt.stdout.contains("no findings for disagreing"), "\(misspelt.output)")
+        #expect(misspelt.stderr.contains("findings are stored for: disagreeing"), "\(misspelt.output)")
     }
 
     /// An input never minimised (a budget of 0 here) is not called minimised in the summary.
