@@ -77,6 +77,48 @@ enum CLI {
         return process
     }
 
+    /// What ``signal(_:_:when:within:settle:watchdog:)`` saw.
+    struct Stop: Sendable {
+        /// Whether the process was still running when the signals were sent.
+        let wasRunning: Bool
+        /// When they were sent.
+        let signalled: Date
+        /// From the signals to the process's end, in seconds.
+        let seconds: Double
+        let status: Int32
+        let reason: Process.TerminationReason
+    }
+
+    /// Sends `signals` to `process` once `ready` holds (polled every 20 ms, for at most `within`
+    /// seconds) and `settle` seconds more have passed, then waits for it to end; one that has
+    /// not ended `watchdog` seconds later is killed, so a test fails rather than hangs.
+    ///
+    /// All of it runs on a thread of its own. Polling from a task, or waiting in
+    /// `waitUntilExit` on one, depends on (or holds) one of Swift concurrency's few threads: two
+    /// on a two-core machine, which other tests blocked in such waits kept busy for minutes in a
+    /// loaded CI run, so that a signal meant for the middle of a run came after its end.
+    static func signal(_ process: Process, _ signals: [Int32], when ready: @escaping @Sendable () -> Bool, within: TimeInterval,
+                       settle: TimeInterval = 0, watchdog: TimeInterval = 120) async -> Stop {
+        nonisolated(unsafe) let process = process
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let deadline = Date().addingTimeInterval(within)
+                while process.isRunning && !ready() && Date() < deadline { usleep(20_000) }
+                if settle > 0 { usleep(useconds_t(settle * 1_000_000)) }
+                let wasRunning = process.isRunning
+                let signalled = Date()
+                for signal in signals { kill(process.processIdentifier, signal) }
+                let guardian = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+                DispatchQueue.global().asyncAfter(deadline: .now() + watchdog, execute: guardian)
+                process.waitUntilExit()
+                guardian.cancel()
+                continuation.resume(returning: Stop(wasRunning: wasRunning, signalled: signalled, seconds: Date().timeIntervalSince(signalled),
+                                                    status: process.terminationStatus, reason: process.terminationReason))
+            }
+            thread.start()
+        }
+    }
+
     static func temporaryDirectory() -> String {
         TestScratch.folder("cli")
     }

@@ -101,17 +101,14 @@ struct DifferentialFuzzTests {
         let dir = CLI.temporaryDirectory()
         let process = try CLI.launch(["fuzz", "--corpus", Self.corpus, "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress",
                                       "--adapter", "python3 \(Self.adapter) slow 2", "--seconds", "600", "--seed", "5", "--minimise-trials", "50"])
-        let deadline = Date().addingTimeInterval(60)
-        var stored = 0
-        while Date() < deadline && process.isRunning {
-            try await Task.sleep(for: .milliseconds(200))
-            stored = (try? ResultsStore(path: dir + "/r.sqlite").differentialFindings().count) ?? 0
-            if stored >= 2 { break }
-        }
+        let db = dir + "/r.sqlite"
+        let stop = await CLI.signal(process, [SIGINT], when: {
+            ((try? ResultsStore(path: db, readOnly: true).differentialFindings().count) ?? 0) >= 2
+        }, within: 60)
+        try #require(stop.wasRunning, "the run ended before the signal (status \(stop.status))")
+        #expect(stop.status == 130)
+        let stored = try #require(try? ResultsStore(path: db).differentialFindings().count)
         try #require(stored >= 2, "findings were stored while the run went on")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
         let findings = try ResultsStore(path: dir + "/r.sqlite").differentialFindings()
         #expect(findings.count >= stored)
         #expect(FileManager.default.fileExists(atPath: dir + "/reports/fuzz-disagreeing.md"), "the report is written on an interrupt too")
@@ -126,26 +123,15 @@ struct DifferentialFuzzTests {
         let process = try CLI.launch(["fuzz", "--corpus", Self.corpus, "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress",
                                       "--adapter", "python3 \(Self.adapter) silent-after 400 \(log)", "--timeout", "60", "--seconds", "600",
                                       "--seed", "5", "--minimise-trials", "20"])
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline && process.isRunning {
-            let answered = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
-            if answered >= 400 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        try #require(process.isRunning, "the run ended before the adapter fell silent (status \(process.terminationStatus))")
-        let signalled = Date()
-        kill(process.processIdentifier, SIGINT)
-        // Waited for on this thread, not by polling from a task a loaded machine may wake late;
-        // a run that does not end within 40 s is killed, so the test fails rather than hangs.
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 40, execute: watchdog)
-        process.waitUntilExit()
-        watchdog.cancel()
-        let seconds = Date().timeIntervalSince(signalled)
+        // Signalled 0.3 s after the adapter's 400th answer (it then holds what it is sent); a
+        // run that does not end within 40 s is killed, so the test fails rather than hangs.
+        let stop = await CLI.signal(process, [SIGINT], when: {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count >= 400
+        }, within: 90, settle: 0.3, watchdog: 40)
+        try #require(stop.wasRunning, "the run ended before the adapter fell silent (status \(stop.status))")
         // A second of grace and two for the adapter to leave, not the 60 s timeout.
-        #expect(seconds < 20, "Ctrl-C ended the fuzzing \(seconds) s later")
-        #expect(process.terminationStatus == 130)
+        #expect(stop.seconds < 20, "Ctrl-C ended the fuzzing \(stop.seconds) s later")
+        #expect(stop.status == 130)
         let findings = try ResultsStore(path: dir + "/r.sqlite").differentialFindings()
         #expect(!findings.isEmpty, "what the 400 answers showed is stored")
         #expect(findings.allSatisfy { $0.kind != "timedOut" && $0.kind != "notRun" }, "what the adapter held is dropped, not judged: \(findings.map(\.signature))")

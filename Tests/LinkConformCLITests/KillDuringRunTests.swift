@@ -23,14 +23,9 @@ struct KillDuringRunTests {
         // Killed once 90% of the answers are out, as the adapter's own log says (the adapter
         // answers no more after that, and the 600 s timeout keeps the harness from giving it up,
         // so however late this task wakes on a busy machine, the run is still going).
-        let deadline = Date().addingTimeInterval(60)
-        while Self.answerTimes(log).count < parseCases * 9 / 10 && Date() < deadline && process.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let killedAt = Date().timeIntervalSince1970
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try #require(process.terminationReason == .uncaughtSignal, "the run ended before the kill (status \(process.terminationStatus))")
+        let stop = await CLI.signal(process, [SIGKILL], when: { Self.answerTimes(log).count >= parseCases * 9 / 10 }, within: 60)
+        try #require(stop.wasRunning && stop.reason == .uncaughtSignal, "the run ended before the kill (status \(stop.status))")
+        let killedAt = stop.signalled.timeIntervalSince1970
 
         let answers = Self.answerTimes(log)
         let answeredBeforeTheLastSecond = answers.filter { $0 < killedAt - 1 }.count
@@ -52,14 +47,9 @@ struct KillDuringRunTests {
         let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
                                       "--db", dir + "/r.sqlite", "--reports", dir + "/reports", "--no-progress", "--timeout", "60",
                                       "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) 30"])
-        let deadline = Date().addingTimeInterval(60)
-        while Self.answerTimes(log).count < 20 && Date() < deadline && process.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        kill(process.processIdentifier, SIGINT)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        let stop = await CLI.signal(process, [SIGINT, SIGINT], when: { Self.answerTimes(log).count >= 20 }, within: 60)
+        try #require(stop.wasRunning, "the run ended before the signals (status \(stop.status))")
+        #expect(stop.status == 130)
         #expect(FileManager.default.fileExists(atPath: dir + "/reports/summary.md"), "the reports were written")
         let run = try #require(try ResultsStore(path: dir + "/r.sqlite").runs().first)
         #expect(run.status == .interrupted)
@@ -75,12 +65,8 @@ struct KillDuringRunTests {
         // The adapter never answers its start and never exits on its own (a `sleep` did, once
         // this task woke over two minutes late in a loaded CI run), so the run has no result
         // however late the kill comes; it leaves when its input closes, with the run.
-        let deadline = Date().addingTimeInterval(300)
-        while !FileManager.default.fileExists(atPath: db) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        try await Task.sleep(for: .milliseconds(1_500))
-        try #require(process.isRunning, "the run ended before the kill (status \(process.terminationStatus))")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let stop = await CLI.signal(process, [SIGKILL], when: { FileManager.default.fileExists(atPath: db) }, within: 300, settle: 1.5)
+        try #require(stop.wasRunning, "the run ended before the kill (status \(stop.status))")
         let report = try await CLI.run(["report", "--db", db, "--out", dir + "/reports"])
         #expect(report.status == 2, "\(report.output)")
         let html = try String(contentsOfFile: dir + "/reports/index.html", encoding: .utf8)
@@ -95,14 +81,8 @@ struct KillDuringRunTests {
         let process = try CLI.launch(["run", "--corpus", CLI.repository.appendingPathComponent("Corpus").path, "--suite", "ulc",
                                       "--db", db, "--no-reports", "--no-progress", "--timeout", "60",
                                       "--adapter", "python3 \(AdapterRunTests.zoo) slow 40 \(log) \(answers + 10)"])
-        let deadline = Date().addingTimeInterval(60)
-        while Self.answerTimes(log).count < answers && Date() < deadline && process.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let signalled = Date()
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return (process.terminationStatus, Date().timeIntervalSince(signalled))
+        let stop = await CLI.signal(process, [signal], when: { Self.answerTimes(log).count >= answers }, within: 60)
+        return (stop.status, stop.seconds)
     }
 
     /// Ctrl-C and kill -9 leave the same thing behind (the results so far, none for the cases not

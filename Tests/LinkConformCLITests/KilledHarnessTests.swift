@@ -56,9 +56,8 @@ struct KilledHarnessTests {
         }
         let adapterPID = try #require(Self.pid(in: adapterFile), "the adapter did not start")
         let childPID = try #require(Self.pid(in: childFile))
-        try #require(process.isRunning, "the harness ended before the kill (status \(process.terminationStatus))")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let stop = await CLI.signal(process, [SIGKILL], when: { true }, within: 0)
+        try #require(stop.wasRunning, "the harness ended before the kill (status \(stop.status))")
 
         let killed = Date()
         let left = await Self.remaining([adapterPID, childPID], within: 15)

@@ -101,13 +101,9 @@ struct RunCommandTests {
                                       "--adapter", "python3 \(AdapterRunTests.zoo) slow 1000 \(answered)"])
         // Interrupted once three answers are out, as the adapter's own log says (reading a file
         // starts no process and takes no lock).
-        let deadline = Date().addingTimeInterval(120)
-        while KillDuringRunTests.answerTimes(answered).count < 3 && Date() < deadline && process.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        let stop = await CLI.signal(process, [SIGINT], when: { KillDuringRunTests.answerTimes(answered).count >= 3 }, within: 120)
+        try #require(stop.wasRunning, "the run ended before the signal (status \(stop.status))")
+        #expect(stop.status == 130)
         let listing = try await CLI.run(["report", "--db", dir + "/r.sqlite", "--list"])
         #expect(listing.stdout.contains("\tinterrupted\t"), "\(listing.output)")
         let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))))

@@ -29,9 +29,14 @@ struct ResultWriterTests {
         return try condition()
     }
 
-    /// Rows of a run as another connection sees them (what a reader or a crash would find).
+    /// Rows of a run as another connection sees them (what a reader or a crash would find). It
+    /// waits for a lock as the store's own connections do: without a busy timeout, opening it
+    /// while the writer's checkpoint held the file failed at once ("database is locked", seen
+    /// in a loaded CI run).
     static func committedRows(_ store: ResultsStore, run: Int64) throws -> Int {
-        try DatabaseQueue(path: store.path).read { db in
+        var patient = Configuration()
+        patient.busyMode = .timeout(10)
+        return try DatabaseQueue(path: store.path, configuration: patient).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM caseResult WHERE runId = ?", arguments: [run]) ?? 0
         }
     }
