@@ -16,10 +16,10 @@ struct PruneCommand: ParsableCommand {
             --no-vacuum leaves the freed pages for SQLite to reuse).
 
             Kept whatever their age: a run still running, and for each implementation and suite \
-            the newest completed run in which the implementation started and ran that suite, so \
-            the next `run --baseline previous` and `compare` are compared with what they would \
-            have been compared with before (a suite run now and then with `run --suite` keeps its \
-            last run). Run ids are never reused. The history in index.html shows the last 30 runs \
+            the two newest completed runs in which the implementation started and ran that suite, \
+            so the next `run --baseline previous`, and `compare` of the newest run, are compared \
+            with what they would have been compared with before (a suite run now and then with \
+            `run --suite` keeps its last two runs). Run ids are never reused. The history in index.html shows the last 30 runs \
             that remain. Differential and libFuzzer findings are not touched. Each run is removed \
             in a transaction of its own, so a run writing to the store meanwhile is delayed, not \
             refused; the compaction at the end locks the file while it lasts.
@@ -52,7 +52,7 @@ struct PruneCommand: ParsableCommand {
         let store = try StoreOpening.open(db)
         let summary = try store.prune(keepNewest: keep, dryRun: dryRun, vacuum: !noVacuum)
         let baselines = summary.keptAsBaselines.isEmpty ? ""
-            : " (the \(keep) newest, and \(Self.list(summary.keptAsBaselines.sorted())): the latest results of an implementation in a suite)"
+            : " (the \(keep) newest, and \(Self.list(summary.keptAsBaselines.sorted())): the two latest results of an implementation in a suite)"
         Console.line("kept \(summary.kept.count) run\(summary.kept.count == 1 ? "" : "s")\(baselines)")
         guard !summary.removed.isEmpty else {
             Console.line("nothing to remove")

@@ -164,19 +164,22 @@ struct RunCommand: AsyncParsableCommand {
         // `run` judges without --baseline (a new suite's MUST failures are not waved through).
         var judgedAsUsual: [(StoredImplementation, suites: [String]?, String)] = []
         if let n = Int64(baseline) {
-            var started: Set<String> = []
+            // Each implementation that started in run N, with the suites it has results in there
+            // (the others are judged as usual, and left out of the comparison).
+            var compared: [String: Set<String>] = [:]
             for implementation in data.implementations {
                 let name = implementation.info.name
                 guard try store.started(name, in: n) else {
                     judgedAsUsual.append((implementation, nil, "not in run \(n)"))
                     continue
                 }
-                started.insert(name)
                 let before = Set(try store.suites(of: name, in: n))
-                let unseen = try store.suites(of: name, in: run).filter { !before.contains($0) }
+                let now = try store.suites(of: name, in: run)
+                let unseen = now.filter { !before.contains($0) }
+                compared[name] = before
                 if !unseen.isEmpty { judgedAsUsual.append((implementation, unseen, "no results in run \(n) for \(unseen.joined(separator: ", "))")) }
             }
-            if !started.isEmpty { comparisons = [try store.compare(n, run, strict: strict).only(started)] }
+            if !compared.isEmpty { comparisons = [try store.compare(n, run, strict: strict).only(suites: compared)] }
         } else {
             let previous = try store.comparedWithPreviousResults(run, names: names, strict: strict)
             comparisons = previous.comparisons
@@ -223,9 +226,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The implementation's cases that fail now (`failing`) and had no judged result in the
-    /// baseline: new cases, and cases that were `skipped` or `notRun` there.
+    /// baseline: new cases, and cases that were `skipped` or `notRun` there (which a comparison
+    /// files as changed, or, for an `unexpectedPass` now, as fixed).
     static func withoutBaseline(_ implementation: ImplementationComparison, failing: Set<Outcome>) -> [CaseChange] {
-        (implementation.changed + implementation.new).filter { change in
+        (implementation.changed + implementation.new + implementation.fixes).filter { change in
             guard let after = change.after, failing.contains(after) else { return false }
             return change.before == nil || change.before == .skipped || change.before == .notRun
         }

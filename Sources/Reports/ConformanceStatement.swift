@@ -56,11 +56,13 @@ public struct ConformanceStatement: Sendable {
         public var should = LevelResult()
         /// Every outcome's count, all levels together.
         public var outcomes: [Outcome: Int] = [:]
-        /// The suite's operations the implementation answered (some case not skipped), and
-        /// those whose every case was skipped (it does not do them, or did not declare them):
+        /// The suite's operations the implementation answered (some case neither skipped nor
+        /// not run), those whose every case was skipped (it does not do them, or did not declare
+        /// them), and the rest, whose cases never reached it (`notRun`: given up, not started):
         /// a reader tells "not claimed" from "could not be verified" by them.
         public var operationsAnswered: [String] = []
         public var operationsSkipped: [String] = []
+        public var operationsNotRun: [String] = []
     }
 
     /// A MUST case that failed (`fail`, or `expectedFail` when the expected-failures file lists it).
@@ -139,7 +141,13 @@ public struct ConformanceStatement: Sendable {
         var suites = suiteResults(tallies)
         for tally in try data.store.operationTallies(run: data.run.id, implementation: impl.id) {
             guard let i = suites.firstIndex(where: { $0.suite == tally.suite }) else { continue }
-            if tally.skipped == tally.cases { suites[i].operationsSkipped.append(tally.operation) } else { suites[i].operationsAnswered.append(tally.operation) }
+            if tally.skipped == tally.cases {
+                suites[i].operationsSkipped.append(tally.operation)
+            } else if tally.skipped + tally.notRun == tally.cases {
+                suites[i].operationsNotRun.append(tally.operation)
+            } else {
+                suites[i].operationsAnswered.append(tally.operation)
+            }
         }
         return ConformanceStatement(implementation: impl, run: data.run, suites: suites, failedMust: failed,
                                     expectedFailures: impl.expectedFailures.map { usedLines(path: $0, listed: listed) })
@@ -228,7 +236,8 @@ public struct ConformanceStatement: Sendable {
             return ["suite": .string(suite.suite), "cases": .int(suite.cases), "must": Self.json(suite.must),
                     "should": Self.json(suite.should), "outcomes": .object(outcomes),
                     "operationsAnswered": .array(suite.operationsAnswered.map(JSONValue.string)),
-                    "operationsSkipped": .array(suite.operationsSkipped.map(JSONValue.string))]
+                    "operationsSkipped": .array(suite.operationsSkipped.map(JSONValue.string)),
+                    "operationsNotRun": .array(suite.operationsNotRun.map(JSONValue.string))]
         })
         root["failedMust"] = .array(failedMust.map { f in
             ["suite": .string(f.suite), "requirement": .string(f.requirement), "case": .string(f.caseID),

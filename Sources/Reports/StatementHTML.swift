@@ -135,13 +135,17 @@ public enum StatementHTML {
         }
         for suite in s.suites {
             page.add("<tr><th>\(Escaping.html(suite.suite))</th><td class=\"n\">\(suite.cases)</td>\(cells(suite.must))\(cells(suite.should))</tr>")
-            if !suite.operationsSkipped.isEmpty {
-                // Requirements judged only through these are "unverified": not claimed, rather
-                // than found wanting.
-                let skipped = suite.operationsSkipped.map { "<code>\(Escaping.html($0))</code>" }.joined(separator: ", ")
-                let answered = suite.operationsAnswered.isEmpty ? "none"
-                    : suite.operationsAnswered.map { "<code>\(Escaping.html($0))</code>" }.joined(separator: ", ")
-                page.add(#"<tr class="ops"><td></td><td colspan="5">every case skipped (not done by the implementation): \#(skipped); answered: \#(answered)</td></tr>"#)
+            if !suite.operationsSkipped.isEmpty || !suite.operationsNotRun.isEmpty {
+                // Requirements judged only through these are "unverified": not claimed, or never
+                // reached, rather than found wanting.
+                func names(_ operations: [String]) -> String {
+                    operations.isEmpty ? "none" : operations.map { "<code>\(Escaping.html($0))</code>" }.joined(separator: ", ")
+                }
+                var parts: [String] = []
+                if !suite.operationsSkipped.isEmpty { parts.append("every case skipped (not done by the implementation): \(names(suite.operationsSkipped))") }
+                if !suite.operationsNotRun.isEmpty { parts.append("never reached (not run): \(names(suite.operationsNotRun))") }
+                parts.append("answered: \(names(suite.operationsAnswered))")
+                page.add(#"<tr class="ops"><td></td><td colspan="5">\#(parts.joined(separator: "; "))</td></tr>"#)
             }
         }
         if s.suites.isEmpty { page.add(#"<tr><td colspan="6" class="none">No results in this run.</td></tr>"#) }

@@ -31,8 +31,9 @@ extension ResultsStore {
     /// file (`VACUUM`, unless `vacuum` is false).
     ///
     /// Kept whatever their age: a run still running, and for each implementation (by name) and
-    /// suite the newest completed run in which it started and ran that suite, so that the next
-    /// `run --baseline previous` is compared with what it would have been compared with before.
+    /// suite the two newest completed runs in which it started and ran that suite, so that the
+    /// next `run --baseline previous`, and `compare` of the newest run, are compared with what
+    /// they would have been compared with before.
     /// Each run is removed in a transaction of its own, so a run writing meanwhile waits for
     /// one run's worth of deletes at a time, not for the whole prune. Differential and libFuzzer
     /// findings are not touched.
@@ -99,12 +100,14 @@ extension ResultsStore {
         return summary
     }
 
-    /// For each implementation name and suite, the newest completed run in which the
+    /// For each implementation name and suite, the two newest completed runs in which the
     /// implementation started and which ran the suite (its options' `suites`; every case of a
-    /// completed run has a result for each implementation that started). A run whose options
-    /// name no suites (written by hand or by another tool) counts as running every suite.
+    /// completed run has a result for each implementation that started): the newest is the
+    /// next run's baseline, the one before it the newest's own, which `compare` and the
+    /// reports of the newest run read. A run whose options name no suites (written by hand or
+    /// by another tool) counts as running every suite.
     static func baselineRuns(_ db: Database) throws -> Set<Int64> {
-        var newest: [String: Int64] = [:]
+        var newest: [String: (last: Int64, before: Int64?)] = [:]
         try db.exactEach("""
             SELECT r.id, r.options, i.name FROM run r JOIN runImplementation ri ON ri.runId = r.id
             JOIN implementation i ON i.id = ri.implementationId
@@ -112,10 +115,11 @@ extension ResultsStore {
             """, [.raw(RunStatus.completed), .raw(ImplementationStatus.failedToStart)]) { row in
             let suites = ((try? JSONParser.parse(row.text("options")))?["suites"]?.arrayValue ?? []).compactMap(\.stringValue)
             for suite in suites.isEmpty ? ["*"] : suites {
-                newest[row.text("name") + "\u{0}" + suite] = row.int64("id")
+                let key = row.text("name") + "\u{0}" + suite, run = row.int64("id")
+                newest[key] = (run, newest[key]?.last)
             }
         }
-        return Set(newest.values)
+        return Set(newest.values.flatMap { [$0.last] + ($0.before.map { [$0] } ?? []) })
     }
 
     /// The database file's size with its write-ahead log, in bytes.

@@ -173,17 +173,20 @@ extension ResultsStore {
         }
     }
 
-    /// Per suite and operation of one implementation in a run: how many cases it has, and how
-    /// many of them were `skipped` (an operation whose every case was skipped is one the
-    /// implementation does not do, or did not declare). Suites and operations in the order
-    /// they were stored.
-    public func operationTallies(run: Int64, implementation: Int64) throws -> [(suite: String, operation: String, cases: Int, skipped: Int)] {
+    /// Per suite and operation of one implementation in a run: how many cases it has, how many
+    /// of them were `skipped` (an operation whose every case was skipped is one the
+    /// implementation does not do, or did not declare) and how many `notRun` (never sent: the
+    /// adapter was given up, or did not start). Suites and operations in the order they were
+    /// stored.
+    public func operationTallies(run: Int64, implementation: Int64) throws
+        -> [(suite: String, operation: String, cases: Int, skipped: Int, notRun: Int)] {
         try reading { db in
             try db.exactRows("""
-                SELECT suite, operation, COUNT(*) AS n, SUM(outcome = ?) AS skipped FROM caseResult
+                SELECT suite, operation, COUNT(*) AS n, SUM(outcome = ?) AS skipped, SUM(outcome = ?) AS notRun FROM caseResult
                 WHERE runId = ? AND implementationId = ? GROUP BY suite, operation ORDER BY MIN(id)
-                """, [.raw(Outcome.skipped), .integer(run), .integer(implementation)]) { row in
-                (suite: row.text("suite"), operation: row.text("operation"), cases: row.int("n"), skipped: row.int("skipped"))
+                """, [.raw(Outcome.skipped), .raw(Outcome.notRun), .integer(run), .integer(implementation)]) { row in
+                (suite: row.text("suite"), operation: row.text("operation"), cases: row.int("n"), skipped: row.int("skipped"),
+                 notRun: row.int("notRun"))
             }
         }
     }

@@ -91,31 +91,35 @@ public final class ResultsStore: Sendable {
         return FileManager.default.isWritableFile(atPath: path) && FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
     }
 
-    /// A read-only connection to a store that cannot be written. SQLite reads a database in
-    /// write-ahead-log mode through its shared-memory file, which a read-only folder may lack:
-    /// then, when no log with content lies beside it (a store closed cleanly has none), the
-    /// file is opened as immutable, which needs no such file; a log with content cannot be
-    /// read so, and the error says to copy the store.
+    /// A read-only connection to a store that cannot be written, which must leave nothing
+    /// behind: SQLite reads a database in write-ahead-log mode through a log and a
+    /// shared-memory file beside it, and a plain read-only connection makes both when they are
+    /// missing and the folder lets it, owned by the reader, so that the owner's next write
+    /// failed. So when no log with content lies beside the store (a store closed cleanly has
+    /// none), the file is opened as immutable, which needs neither (through a `file:` URI: the
+    /// system's SQLite reads URIs, `USE_URI`). A log with content is read through the files the
+    /// writer left, when both are there; otherwise the error says to copy the store.
     static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        do {
+        let log = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+        if log > 0 {
+            guard FileManager.default.fileExists(atPath: path + "-shm") else {
+                throw StoreError(path: path, message: "its write-ahead log has content but no shared-memory file beside it, which reading it read-only would create; copy it (with its -wal file) to a writable folder and pass --db with the copy")
+            }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
             return queue
-        } catch {
-            let log = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
-            guard log == 0 else { throw error }
-            var components = URLComponents()
-            components.scheme = "file"
-            components.path = (path as NSString).standardizingPath.hasPrefix("/") ? (path as NSString).standardizingPath
-                : FileManager.default.currentDirectoryPath + "/" + path
-            components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-            let queue = try DatabaseQueue(path: components.string ?? path, configuration: configuration)
-            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
-            return queue
         }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = (path as NSString).standardizingPath.hasPrefix("/") ? (path as NSString).standardizingPath
+            : FileManager.default.currentDirectoryPath + "/" + path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        let queue = try DatabaseQueue(path: components.string ?? path, configuration: configuration)
+        try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        return queue
     }
 
     /// Refuses a SQLite database that some other program made: migrating it would add our

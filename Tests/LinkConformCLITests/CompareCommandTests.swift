@@ -1,7 +1,8 @@
 import Conformance
 import Foundation
 import LinkJSON
-import ResultsStore
+@testable import LinkConformCLI
+@testable import ResultsStore
 import Testing
 
 /// `linkconform compare` and `run --baseline`: what a nightly gates on.
@@ -156,6 +157,12 @@ struct CompareCommandTests {
         let fourth = try await run(mitid, ["ulc", "mitid"], ["--baseline", "previous"])
         #expect(fourth.status == 1, "\(fourth.output)")
         #expect(fourth.stdout.contains("reference: first results in mitid; judged as usual (1 unexpected failure)"), "\(fourth.stdout)")
+        // Against run 1, which has no mitid results: judged as usual once, not listed again
+        // among the cases new to the comparison.
+        let againstOne = try await run(mitid, ["ulc", "mitid"], ["--baseline", "1"])
+        #expect(againstOne.status == 1 && againstOne.stdout.contains("reference: no results in run 1 for mitid; judged as usual (1 unexpected failure)"),
+                "\(againstOne.stdout)")
+        #expect(!againstOne.stdout.contains("in cases new since the baseline"), "\(againstOne.stdout)")
         let disagreeing = "python3 " + DifferentialFuzzTests.adapter
         let absent = try await run(good, ["ulc"], ["--implementation", "reference", "--adapter", disagreeing, "--baseline", "1"])
         #expect(absent.status == 1, "\(absent.output)")
@@ -197,6 +204,23 @@ struct CompareCommandTests {
         let third = try await night("two")
         #expect(third.status == 0, "the same failures the night after are known: \(third.output)")
         #expect(!third.stdout.contains("judged as usual"), "\(third.stdout)")
+    }
+
+    /// What the gate judges as usual among one implementation's changes: a failure (here an
+    /// unexpected pass too, a stale line) of a case new since the baseline or not judged in it,
+    /// whichever kind the comparison filed it under; not a failure the baseline had too.
+    @Test func theGateJudgesAsUsualEveryFailureWithNothingToCompareWith() {
+        func change(_ id: String, _ kind: CaseChange.Kind, _ before: Outcome?, _ after: Outcome?) -> CaseChange {
+            CaseChange(kind: kind, suite: "ulc", caseID: id, requirementID: "R", level: .must, before: before, after: after, message: nil)
+        }
+        var comparison = ImplementationComparison(name: "x", versionBefore: "1", versionAfter: "2")
+        comparison.changed = [change("skipped-fail", .changed, .skipped, .fail), change("notrun-crash", .changed, .notRun, .crashed),
+                              change("fail-crash", .changed, .fail, .crashed)]
+        comparison.fixes = [change("skipped-stale", .fix, .skipped, .unexpectedPass), change("fail-pass", .fix, .fail, .pass)]
+        comparison.new = [change("new-fail", .new, nil, .fail), change("new-pass", .new, nil, .pass)]
+        let failing = Set(Outcome.allCases.filter { $0.isFailure(strict: false) })
+        #expect(RunCommand.withoutBaseline(comparison, failing: failing).map(\.caseID).sorted()
+                == ["new-fail", "notrun-crash", "skipped-fail", "skipped-stale"])
     }
 
     @Test func runWithABaselineFailsOnRegressionsOnly() async throws {

@@ -50,4 +50,30 @@ struct ReadOnlyStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["out", "r.sqlite"], "no -wal or -shm file made")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
     }
+
+    /// Another user's store in a folder everyone may write (a sticky /tmp-like folder): reading
+    /// it must make no file beside it. A plain read-only connection made the log and
+    /// shared-memory files, owned by the reader, and the owner's next run then failed ("attempt
+    /// to write a readonly database"; the review's finding). Needs root, to act as two users.
+    @Test func readingAnotherUsersStoreMakesNoFileBesideIt() async throws {
+        guard getuid() == 0 else { return }   // the test above covers a store this user cannot write
+        let dir = "/tmp/linkconform-shared-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: dir)
+        let db = dir + "/r.sqlite"
+        func owner(_ arguments: [String]) async throws -> CLI.Result {
+            try await CLI.runTool(["setpriv", "--reuid=1000", "--regid=1000", "--clear-groups", CLI.binary] + arguments)
+        }
+        let first = try await owner(["run", "--suite", "mitid", "--db", db, "--no-reports", "--no-progress"])
+        try #require(first.status == 0, "\(first.output)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let list = try await Self.asReader(["report", "--list", "--db", db])
+        #expect(list.status == 0 && list.stdout.hasPrefix("1\tcompleted"), "\(list.output)")
+        let compare = try await Self.asReader(["compare", "--db", db])
+        #expect(compare.status == 2 && compare.stderr.contains("no earlier results"), "\(compare.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == files, "reading made no file beside the store")
+        let second = try await owner(["run", "--suite", "mitid", "--db", db, "--no-reports", "--no-progress"])
+        #expect(second.status == 0, "the owner still writes it: \(second.output)")
+    }
 }

@@ -106,7 +106,7 @@ struct StatementTests {
         let run = try store.beginRun(RunStart(corpusFingerprint: "f", gitCommit: nil, toolVersion: "t", options: [:]))
         let impl = try store.register(ImplementationInfo(name: "parser-only", version: "1", language: "C", homepage: ""), run: run)
         try store.insert([("ulc/p", "ulc.parse", Outcome.pass), ("ulc/s", "ulc.parse", .skipped), ("ulc/b1", "ulc.build", .skipped),
-                          ("ulc/b2", "ulc.build", .skipped)].map { id, operation, outcome in
+                          ("ulc/b2", "ulc.build", .skipped), ("ulc/h1", "ulc.handle", .notRun), ("ulc/h2", "ulc.handle", .skipped)].map { id, operation, outcome in
             CaseResult(suite: "ulc", caseID: id, operation: operation, requirement: "ULC-7", level: .must, outcome: outcome,
                        nullWouldPass: false, actual: nil, expected: [:], message: nil, durationNanos: 1)
         }, run: run, implementation: impl)
@@ -115,8 +115,10 @@ struct StatementTests {
         #expect(result.status == 0, "\(result.output)")
         let ulc = try #require(try Self.json(dir + "/statement-parser-only.json")["suites"]?.arrayValue?.first)
         #expect(ulc["operationsAnswered"] == ["ulc.parse"] && ulc["operationsSkipped"] == ["ulc.build"], "\(ulc)")
+        #expect(ulc["operationsNotRun"] == ["ulc.handle"], "a case never sent is not answered: \(ulc)")
         let html = try String(contentsOfFile: dir + "/statement-parser-only.html", encoding: .utf8)
-        #expect(html.contains("every case skipped (not done by the implementation): <code>ulc.build</code>; answered: <code>ulc.parse</code>"))
+        #expect(html.contains("every case skipped (not done by the implementation): <code>ulc.build</code>; never reached (not run): "
+                              + "<code>ulc.handle</code>; answered: <code>ulc.parse</code>"), "\(html)")
         #expect(try await CLI.run(["report", "--verify-statement", dir + "/statement-parser-only.json"]).status == 0)
     }
 

@@ -61,6 +61,22 @@ struct PruneTests {
         #expect(try store.prune(keepNewest: 10).removed.isEmpty)
     }
 
+    /// The newest run's own baselines stay too, so that `compare` of it, and its reports'
+    /// changes, read what they read before: the review found the newest run's mitid baseline
+    /// pruned with `--keep 2` when only the next run's baselines were kept.
+    @Test func theNewestRunKeepsItsOwnBaselines() throws {
+        let store = try ResultsStore(path: ResultsStoreTests.temporaryPath())
+        let runs = try Self.nights(store, [(["ulc", "mitid"], .pass, "f"), (["ulc"], .pass, "f"), (["ulc"], .pass, "f"),
+                                           (["ulc", "mitid"], .fail, "f")])
+        let before = try store.comparedWithPreviousResults(runs[3], names: ["impl"], strict: false).comparisons.map(\.before)
+        #expect(before == [runs[0], runs[2]])
+        let summary = try store.prune(keepNewest: 1)
+        #expect(summary.removed == [runs[1]] && summary.keptAsBaselines == [runs[2], runs[0]], "\(summary)")
+        let after = try store.comparedWithPreviousResults(runs[3], names: ["impl"], strict: false)
+        #expect(after.comparisons.map(\.before) == before && after.firstResults.isEmpty)
+        #expect(after.comparisons.reduce(0) { $0 + $1.regressionCount } == 4)
+    }
+
     /// A run deleted by hand with foreign keys off (the sqlite3 shell's default) leaves its
     /// results behind; the next run must not take its id and, with it, those results.
     @Test func aRunDeletedWithoutItsResultsDoesNotLendItsIdToTheNext() throws {
