@@ -3,6 +3,10 @@ import Conformance
 public struct AdapterConfiguration: Sendable, Hashable {
     /// A name for reports until the adapter says its own (the manifest's name, or the program).
     public var name: String
+    /// Whether ``name`` was given (a manifest's) rather than made from the command: a given name
+    /// other than the one the adapter answers `start` with is noted, since everything is stored
+    /// under the latter.
+    public var nameIsGiven: Bool
     /// The command, split into arguments; the first is looked up in PATH.
     public var arguments: [String]
     public var workingDirectory: String?
@@ -25,6 +29,7 @@ public struct AdapterConfiguration: Sendable, Hashable {
                 timeout: Duration = .seconds(5), startTimeout: Duration = .seconds(20), window: Int = 32,
                 maxRestarts: Int = 10, maxLineBytes: Int = 1 << 20, stderrTailBytes: Int = 2_048) {
         self.name = name ?? Self.defaultName(arguments)
+        nameIsGiven = name != nil
         self.arguments = arguments
         self.workingDirectory = workingDirectory
         self.environment = environment

@@ -139,6 +139,13 @@ public final class AdapterImplementation: Implementation, @unchecked Sendable {
                 if supervision.identify(info) {
                     operationsLock.withLock { declaredOperations = ops }
                     if let note = Self.unknownOperationsNote(ops) { supervision.note(note) }
+                    if configuration.nameIsGiven && info.name != configuration.name {
+                        // Reports, baselines, history and statements go by the answer's name; a
+                        // night the adapter does not start is filed under the manifest's.
+                        supervision.note("its manifest names it '\(Self.clip(configuration.name, characters: 80))' but it calls itself '"
+                                         + "\(Self.clip(info.name, characters: 80))' in its answer to start: its results are stored under the latter, "
+                                         + "and a night it does not start under the former; give both the same name")
+                    }
                 }
             }
             return .success(info)

@@ -48,6 +48,12 @@ struct AdapterZooTests {
         _ = try await plain.start()
         #expect(plain.notes.isEmpty, "\(plain.notes)")
         await plain.stop()
+        // A manifest's name other than the adapter's own is noted; a name made from the command is not.
+        let named = AdapterImplementation(AdapterConfiguration(name: "zoo", arguments: ["python3", Self.zoo, "echo"], startTimeout: .seconds(10)))
+        _ = try await named.start()
+        #expect(named.notes.contains { $0.hasPrefix("its manifest names it 'zoo' but it calls itself 'zoo-echo' in its answer to start") },
+                "\(named.notes)")
+        await named.stop()
         let many = try #require(AdapterImplementation.unknownOperationsNote(Set((0..<30).map { "op\($0)" }) .union(["ulc.parse"])))
         #expect(many.hasPrefix("declares 30 operations") && many.contains(" and 20 more"), "\(many)")
     }
