@@ -116,7 +116,7 @@ public enum BadgeReport {
         }
         // A run of some suites only (`run --suite`) says which on its all-suites badges: its rate
         // is not the one over every suite that the same badge of a whole run shows.
-        let ran = ((try? JSONParser.parse(data.run.options))?["suites"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let ran = data.run.suites
         let some = !ran.isEmpty && Set(ran) != Set(SuiteRegistry.all.map(\.name))
         let scope = some ? " (" + ran.map { Escaping.terminal($0) }.joined(separator: ", ") + ")" : ""
         func add(_ implementation: String, stem: String, counts: [(suite: String, counts: [Outcome: Int])], started: Bool,

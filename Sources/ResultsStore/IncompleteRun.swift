@@ -1,5 +1,4 @@
 import GRDB
-import LinkJSON
 
 /// What a run that did not complete lacks. A run stopped by Ctrl-C or killed outright keeps the
 /// results it had and records nothing for the cases it did not reach; the cases it was to run
@@ -90,7 +89,7 @@ extension ResultsStore {
 
     /// The labels a run was started with (its options' `implementations`), in order.
     static func planned(_ options: String) -> [String] {
-        ((try? JSONParser.parse(options))?["implementations"]?.arrayValue ?? []).map { $0.stringValue ?? "" }
+        RunRecord.strings("implementations", in: options)
     }
 
     /// The name the implementation labelled `label` gave itself in the newest earlier run that

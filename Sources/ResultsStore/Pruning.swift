@@ -1,7 +1,6 @@
 import Conformance
 import Foundation
 import GRDB
-import LinkJSON
 
 /// What pruning a store kept and removed (``ResultsStore/prune(keepNewest:dryRun:vacuum:)``).
 public struct PruneSummary: Sendable, Hashable {
@@ -113,7 +112,7 @@ extension ResultsStore {
             JOIN implementation i ON i.id = ri.implementationId
             WHERE r.status = ? AND ri.status <> ? ORDER BY r.id
             """, [.raw(RunStatus.completed), .raw(ImplementationStatus.failedToStart)]) { row in
-            let suites = ((try? JSONParser.parse(row.text("options")))?["suites"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let suites = RunRecord.strings("suites", in: row.text("options"))
             for suite in suites.isEmpty ? ["*"] : suites {
                 let key = row.text("name") + "\u{0}" + suite, run = row.int64("id")
                 newest[key] = (run, newest[key]?.last)

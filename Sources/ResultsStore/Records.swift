@@ -32,6 +32,16 @@ public struct RunRecord: Sendable, Hashable {
     public var strict: Bool {
         (try? JSONParser.parse(options))?["strict"]?.boolValue ?? false
     }
+
+    /// The suites the run loaded (its options' `suites`; empty when they do not say).
+    public var suites: [String] { Self.strings("suites", in: options) }
+
+    /// The strings of the list `key` of a run's options (JSON text), in order; a member that is
+    /// not a string is "" (so that places in the list keep their meaning); empty when the
+    /// options have no such list.
+    static func strings(_ key: String, in options: String) -> [String] {
+        ((try? JSONParser.parse(options))?[key]?.arrayValue ?? []).map { $0.stringValue ?? "" }
+    }
 }
 
 extension RunRecord {

@@ -104,20 +104,20 @@ public final class ResultsStore: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         let log = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+        var location = path
         if log > 0 {
             guard FileManager.default.fileExists(atPath: path + "-shm") else {
                 throw StoreError(path: path, message: "its write-ahead log has content but no shared-memory file beside it, which reading it read-only would create; copy it (with its -wal file) to a writable folder and pass --db with the copy")
             }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
-            return queue
+        } else {
+            var components = URLComponents()
+            components.scheme = "file"
+            components.path = (path as NSString).standardizingPath.hasPrefix("/") ? (path as NSString).standardizingPath
+                : FileManager.default.currentDirectoryPath + "/" + path
+            components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+            location = components.string ?? path
         }
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = (path as NSString).standardizingPath.hasPrefix("/") ? (path as NSString).standardizingPath
-            : FileManager.default.currentDirectoryPath + "/" + path
-        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-        let queue = try DatabaseQueue(path: components.string ?? path, configuration: configuration)
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
         try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         return queue
     }
