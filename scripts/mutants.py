@@ -12,6 +12,7 @@ the change makes no difference a case could see (a message, a fast path, a limit
   scripts/mutants.py run    [MODULE...] [options]        run mutants, append JSON lines to --out
   scripts/mutants.py recheck IN.jsonl [options]          run IN's survivors again (after adding cases)
   scripts/mutants.py report FILE.jsonl                   counts per module and every survivor, Markdown
+  scripts/mutants.py selftest                            checks the mutant maker on a known snippet (a test runs it)
 
 Options of run and recheck:
   --out FILE        JSON lines, one per mutant (default .build-mutants/mutants.jsonl; run
@@ -50,6 +51,7 @@ MODULE_SUITES = {
 # `add(.code, ...)`; it is mutated into `if Bool("false") == true { ... }`.
 EMIT = re.compile(r"^(\s*)((?:self\.)?[A-Za-z_][A-Za-z_0-9]*\.append\(|add\(\.)")
 EMIT_HINT = re.compile(r"Diagnostic\(|Violation\(|Finding|violations|findings|diagnostics|problems|repairs|add\(\.|\.append\(\.")
+GENERIC_WHERE = re.compile(r"^\s*where\s|\b(func|init|subscript|extension|struct|class|enum|protocol)\b.*\bwhere\s[^{]*$")
 COND_OPS = [(" == ", " != "), (" != ", " == "), (" < ", " <= "), (" <= ", " < "), (" > ", " >= "),
             (" >= ", " > "), (" && ", " || "), (" || ", " && ")]
 
@@ -114,7 +116,9 @@ def sites(path):
         for a, b in COND_OPS:
             k = code.find(a)
             while k >= 0:
-                found.append({"kind": "cond", "line": i, "col": k, "from": a, "to": b, "text": stripped[:120]})
+                # `where C.Element == UInt8` of a declaration is a constraint, not a comparison.
+                if not (a.strip() == "==" and GENERIC_WHERE.search(code[:k])):
+                    found.append({"kind": "cond", "line": i, "col": k, "from": a, "to": b, "text": stripped[:120]})
                 k = code.find(a, k + len(a))
         for a, b in (("return true", "return false"), ("return false", "return true")):
             k = code.find(a)
@@ -355,6 +359,65 @@ def command_report(path):
             print()
 
 
+SELFTEST_SOURCE = """struct S {
+    var violations: [String] = []
+    func f<C: Collection>(_ c: C) -> Bool where C.Element == UInt8 {
+        let s = "a == b && c"
+        // x == y in a comment
+        if c.count == 2 && s.isEmpty { return true }
+        return false
+    }
+    func h<C: Collection>(_ c: C)
+        where C.Index == Int {
+    }
+    mutating func g(_ n: Int) {
+        violations.append(String(
+            describing: n))
+        for k in 0..<n where k != 3 { _ = k }
+        violations.append("\\(n) (and \\(n == 1 ? "" : "s"))")
+    }
+}
+"""
+
+SELFTEST_SITES = [(5, "cond", " == "), (5, "cond", " && "), (5, "cond", "return true"), (6, "cond", "return false"),
+                  (12, "emit", ""), (14, "cond", " != "), (15, "emit", "")]
+# (Operators inside a string's interpolation are not sites: they build messages.)
+
+
+def command_selftest():
+    """Checks the site finder and every mutant it makes on a known snippet: the sites found are
+    the expected ones, each mutant still parses (swiftc -parse), and the file is put back."""
+    import tempfile
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "Snippet.swift")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(SELFTEST_SOURCE)
+        found = sites(path)
+        got = [(s["line"], s["kind"], s["from"]) for s in found]
+        if got != SELFTEST_SITES:
+            problems.append(f"sites: expected {SELFTEST_SITES}, found {got}")
+        for s in found:
+            original = mutate(path, s)
+            mutated = open(path, encoding="utf-8").read()
+            try:
+                r = subprocess.run(["swiftc", "-parse", path], capture_output=True, text=True)
+            except FileNotFoundError:
+                fail("swiftc is not on PATH: the selftest parses each mutant with it")
+            if r.returncode != 0:
+                problems.append(f"the mutant at line {s['line'] + 1} ({s['kind']} {s['from'].strip()}) does not parse: {r.stderr.strip()[:300]}")
+            if mutated == original:
+                problems.append(f"the mutant at line {s['line'] + 1} changed nothing")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+        if open(path, encoding="utf-8").read() != SELFTEST_SOURCE:
+            problems.append("the file was not put back as it was")
+    for p in problems:
+        print("selftest: " + p, file=sys.stderr)
+    print(f"selftest: {len(found)} sites, {len(problems)} problems")
+    sys.exit(1 if problems else 0)
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help", "help"):
@@ -375,12 +438,14 @@ def main():
         if len(opts["rest"]) != 1 or not os.path.exists(opts["rest"][0]):
             fail("recheck takes one results file that exists (scripts/mutants.py recheck IN.jsonl --out OUT.jsonl)", 64)
         command_run(opts, recheck_of=opts["rest"][0])
+    elif command == "selftest":
+        command_selftest()
     elif command == "report":
         if len(rest) != 1 or not os.path.exists(rest[0]):
             fail("report takes one results file that exists", 64)
         command_report(rest[0])
     else:
-        fail(f"unknown command '{command}' (list, run, recheck, report; --help)", 64)
+        fail(f"unknown command '{command}' (list, run, recheck, report, selftest; --help)", 64)
 
 
 if __name__ == "__main__":
