@@ -31,7 +31,9 @@ checked out at HEAD, with its own debug build), restores each file after its mut
 resets the tree when it starts. Before the first mutant it checks that the unmutated tree
 builds and passes the corpus; if not, every mutant would look killed, so it stops (exit 2).
 A mutant costs about 3 to 10 seconds (an incremental debug build, then the suites the module
-serves; AASA's take the longest); the first build of the tree about 6 minutes.
+serves; AASA's take the longest); the first build of the tree about 6 minutes. A mutant whose
+run has not ended after 10 minutes (one that defeats a cache, or loops) is stopped and counted
+killed (`killed-timeout`).
 
 Exit: 0 done, 2 it could not run (no git, the tree does not build, the baseline fails), 64 usage.
 """
@@ -180,6 +182,8 @@ def build():
         r = subprocess.run(["swift", "build", "--product", "linkconform"], cwd=TREE, capture_output=True, text=True, timeout=1800)
     except subprocess.TimeoutExpired:
         return False, "the build took over 30 minutes"
+    except FileNotFoundError:
+        fail("swift is not on PATH: the mutants are built with `swift build`")
     return r.returncode == 0, (r.stdout + r.stderr)[-2000:]
 
 
