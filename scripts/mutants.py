@@ -277,9 +277,13 @@ def baseline(corpus, revision):
         fail(f"the unmutated reference does not pass the corpus ({status}: {', '.join(failing[:5])} {detail}); fix that first")
 
 
+def change(m):
+    """What a mutant (a site, or a result) changes, in words."""
+    return "never reported" if m["kind"] == "emit" else f"'{m['from'].strip()}' -> '{m['to'].strip()}'"
+
+
 def label(r):
-    change = "never reported" if r["kind"] == "emit" else f"'{r['from'].strip()}' -> '{r['to'].strip()}'"
-    return f"{r['file']}:{r['line']} {change}"
+    return f"{r['file']}:{r['line']} {change(r)}"
 
 
 def command_run(opts, recheck_of=None):
@@ -433,8 +437,7 @@ def main():
         for module in rest or list(MODULE_SUITES):
             for path in module_files(module):
                 for s in sites(path):
-                    change = "never reported" if s["kind"] == "emit" else f"'{s['from'].strip()}' -> '{s['to'].strip()}'"
-                    print(f"{module}\t{os.path.relpath(path, TREE)}:{s['line'] + 1}\t{change}\t{s['text']}")
+                    print(f"{module}\t{os.path.relpath(path, TREE)}:{s['line'] + 1}\t{change(s)}\t{s['text']}")
     elif command == "run":
         command_run(parse_options(rest))
     elif command == "recheck":
