@@ -23,6 +23,12 @@ Options of run and recheck:
   --kinds K         emit, cond or emit,cond (default)
   --corpus DIR      the corpus to judge with (default: the committed one, in the private tree);
                     give Corpus to use your working copy's, new uncommitted cases included
+  --tests FILTER    also judge with the unit tests: a mutant the corpus leaves alive is built
+                    with the tests (`swift build --build-tests`) and killed if `swift test
+                    --filter FILTER` fails (status `killed-by-tests`, or `killed-by-tests-crash`
+                    when the test binary traps). For code the corpus cannot reach, such as
+                    AASA's compiled matcher: 'MatchProgramTests|AASACompiledMatcherCorpusTests'.
+                    A mutant then costs 40 seconds or more (the test binary is linked again).
 
 MODULE: ULC, XCallbackURL, XignQR, AASA, AssetLinks, MitIDAppSwitch, LinkURL (default: all).
 
@@ -31,13 +37,15 @@ checked out at HEAD, with its own debug build), restores each file after its mut
 resets the tree when it starts. Before the first mutant it checks that the unmutated tree
 builds and passes the corpus; if not, every mutant would look killed, so it stops (exit 2).
 A mutant costs about 3 to 10 seconds (an incremental debug build, then the suites the module
-serves; AASA's take the longest); the first build of the tree about 6 minutes. A mutant whose
+serves; AASA's take the longest); the first build of the tree about 6 minutes. The builds and
+runs keep their temporary files in .build-mutants/tmp, emptied after each mutant (SwiftPM leaves
+a few folders in the temporary directory at every build: thousands over an audit). A mutant whose
 run has not ended after 10 minutes (one that defeats a cache, or loops) is stopped and counted
 killed (`killed-timeout`).
 
 Exit: 0 done, 2 it could not run (no git, the tree does not build, the baseline fails), 64 usage.
 """
-import json, os, random, re, signal, sqlite3, subprocess, sys, time
+import json, os, random, re, shutil, signal, sqlite3, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".build-mutants")
@@ -154,6 +162,31 @@ def module_files(module):
     return sorted(os.path.join(r, f) for r, _, fs in os.walk(base) for f in fs if f.endswith(".swift"))
 
 
+TMP = os.path.join(WORK, "tmp")
+
+
+def env(**extra):
+    """The environment of builds and runs: temporary files in TMP (emptied by clear_tmp)."""
+    os.makedirs(TMP, exist_ok=True)
+    return dict(os.environ, TMPDIR=TMP, **extra)
+
+
+def clear_tmp():
+    """Empties TMP between mutants, when nothing runs, but for SwiftPM's lock files."""
+    if os.path.isdir(TMP):
+        for name in os.listdir(TMP):
+            if name.endswith(".lock"):
+                continue
+            path = os.path.join(TMP, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+
+
 def git(*args, cwd=ROOT):
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
 
@@ -177,9 +210,10 @@ def prepare_tree():
     return head.stdout.strip()[:12]
 
 
-def build():
+def build(tests=False):
+    command = ["swift", "build", "--build-tests"] if tests else ["swift", "build", "--product", "linkconform"]
     try:
-        r = subprocess.run(["swift", "build", "--product", "linkconform"], cwd=TREE, capture_output=True, text=True, timeout=1800)
+        r = subprocess.run(command, cwd=TREE, capture_output=True, text=True, timeout=1800, env=env())
     except subprocess.TimeoutExpired:
         return False, "the build took over 30 minutes"
     except FileNotFoundError:
@@ -200,8 +234,7 @@ def run_corpus(suites, corpus):
     try:
         # No backtracer: it outlives a crashed run holding its output open, and a crash is only
         # a kill here.
-        r = subprocess.run(args, cwd=TREE, capture_output=True, text=True, timeout=600,
-                           env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+        r = subprocess.run(args, cwd=TREE, capture_output=True, text=True, timeout=600, env=env(SWIFT_BACKTRACE="enable=no"))
         rc, output = r.returncode, r.stderr or r.stdout
     except subprocess.TimeoutExpired:
         return "killed-timeout", [], "the run took over 10 minutes"
@@ -220,12 +253,38 @@ def run_corpus(suites, corpus):
     return ("killed-crash" if rc < 0 else f"killed-exit-{rc}"), failing, output[-600:]
 
 
+# Swift Testing's `✘ Test name() recorded an issue ...` / `... failed after ...`, XCTest's `Test Case 'A.b' failed`.
+FAILED_TEST = re.compile(r"Test (\"[^\"]+\"|[^\s']+) (?:recorded an issue|failed)|Test Case '([^']+)' failed")
+
+
+def run_tests(test_filter):
+    """Builds the tests and runs those FILTER selects: (status, failing tests, detail)."""
+    ok, log = build(tests=True)
+    if not ok:
+        return "build-error", [], log[-400:]
+    try:
+        r = subprocess.run(["swift", "test", "--skip-build", "--filter", test_filter], cwd=TREE, capture_output=True, text=True,
+                           timeout=1200, env=env(SWIFT_BACKTRACE="enable=no"))
+    except subprocess.TimeoutExpired:
+        return "killed-timeout", [], "the tests took over 20 minutes"
+    output = r.stdout + r.stderr
+    if r.returncode == 0:
+        if re.search(r"Test run with 0 tests|Executed 0 tests", output) and not re.search(r"Test run with [1-9]", output):
+            fail(f"--tests {test_filter!r} selects no test")
+        return "survived", [], ""
+    failing = sorted({m.group(1) or m.group(2) for m in FAILED_TEST.finditer(output)})
+    # A test binary that traps names no failed test: SwiftPM says it "exited with unexpected signal".
+    status = "killed-by-tests-crash" if "unexpected signal" in output else "killed-by-tests"
+    return status, failing, "" if failing else output[-600:]
+
+
 def parse_options(args):
-    opts = {"out": os.path.join(WORK, "mutants.jsonl"), "sample": None, "seed": 1, "kinds": {"emit", "cond"}, "corpus": None, "rest": []}
+    opts = {"out": os.path.join(WORK, "mutants.jsonl"), "sample": None, "seed": 1, "kinds": {"emit", "cond"}, "corpus": None,
+            "tests": None, "rest": []}
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--out", "--sample", "--seed", "--kinds", "--corpus"):
+        if a in ("--out", "--sample", "--seed", "--kinds", "--corpus", "--tests"):
             if i + 1 >= len(args):
                 fail(f"{a} needs a value", 64)
             v = args[i + 1]
@@ -238,6 +297,8 @@ def parse_options(args):
                 opts["kinds"] = set(v.split(","))
                 if not opts["kinds"] <= {"emit", "cond"}:
                     fail(f"--kinds takes emit, cond or emit,cond, not '{v}'", 64)
+            elif a == "--tests":
+                opts["tests"] = v
             else:
                 opts["corpus"] = os.path.abspath(v)
             i += 2
@@ -252,22 +313,25 @@ def key(r):
     return (r["file"], r["line"], r["kind"], r["col"], r["to"])
 
 
-def one(path, site, module, corpus):
+def one(path, site, module, corpus, test_filter=None):
     """Builds and judges one mutant; always puts the file back."""
     t0 = time.time()
     original = mutate(path, site)
     try:
         ok, log = build()
         status, failing, detail = run_corpus(MODULE_SUITES.get(module), corpus) if ok else ("build-error", [], log[-400:])
+        if status == "survived" and test_filter:
+            status, failing, detail = run_tests(test_filter)
     finally:
         with open(path, "w", encoding="utf-8") as f:
             f.write(original)
+        clear_tmp()
     return {"module": module, "file": os.path.relpath(path, TREE), "line": site["line"] + 1, "kind": site["kind"],
             "col": site["col"], "from": site["from"], "to": site["to"], "text": site["text"], "status": status,
             "failingCount": len(failing), "failing": failing[:10], "detail": detail, "seconds": round(time.time() - t0, 1)}
 
 
-def baseline(corpus, revision):
+def baseline(corpus, revision, test_filter=None):
     print(f"mutants.py: building the tree at {revision} ({TREE}; the first build takes minutes)...", file=sys.stderr, flush=True)
     ok, log = build()
     if not ok:
@@ -275,6 +339,12 @@ def baseline(corpus, revision):
     status, failing, detail = run_corpus(None, corpus)
     if status != "survived":
         fail(f"the unmutated reference does not pass the corpus ({status}: {', '.join(failing[:5])} {detail}); fix that first")
+    if test_filter:
+        print(f"mutants.py: building the tests and running those --tests {test_filter!r} selects...", file=sys.stderr, flush=True)
+        status, failing, detail = run_tests(test_filter)
+        if status != "survived":
+            fail(f"the unmutated tree does not pass the tests --tests selects ({status}: {', '.join(failing[:5])} {detail}); fix that first")
+    clear_tmp()
 
 
 def change(m):
@@ -320,20 +390,21 @@ def command_run(opts, recheck_of=None):
     if not todo:
         print("mutants.py: nothing to run (every mutant is already in " + opts["out"] + ")", file=sys.stderr)
         return
-    baseline(corpus, revision)
+    baseline(corpus, revision, opts["tests"])
     # A signal lets the current mutant's file be put back before the exit.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     start, counts = time.time(), {}
     try:
         with open(opts["out"], "a", encoding="utf-8") as out:
             for n, (module, path, site) in enumerate(todo, 1):
-                r = one(path, site, module, corpus)
+                r = one(path, site, module, corpus, opts["tests"])
                 r["revision"] = revision
                 out.write(json.dumps(r) + "\n"); out.flush()
                 counts[r["status"]] = counts.get(r["status"], 0) + 1
                 left = (time.time() - start) / n * (len(todo) - n)
                 print(f"[{n}/{len(todo)}, about {int(left // 60)} min left] {r['status']:<14} {label(r)}"
-                      + (f"  ({r['failingCount']} cases fail)" if r["failingCount"] else ""), file=sys.stderr, flush=True)
+                      + (f"  ({r['failingCount']} {'tests' if r['status'].startswith('killed-by-tests') else 'cases'} fail)" if r["failingCount"] else ""),
+                      file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print("mutants.py: interrupted; what ran is in " + opts["out"] + " (run again to go on)", file=sys.stderr)
         sys.exit(130)
@@ -387,6 +458,16 @@ SELFTEST_SOURCE = """struct S {
 }
 """
 
+# Swift Testing's and XCTest's lines for failures, and a run's summary line, which names no test.
+SELFTEST_TEST_OUTPUT = """\u2718 Test theProgramAgrees() recorded an issue at A.swift:3:4: Expectation failed: (result.kind -> .noMatch) == (c.expected -> .match)
+\u2718 Test programAgreesWithRuleByRule(budget:) failed after 3.1 seconds with 2 issues.
+\u2718 Test "a display name" failed after 1.0 seconds with 1 issue.
+Test Case 'AASATests.testOld' failed (0.1 seconds)
+\u2718 Test run with 30 tests in 2 suites failed after 12.0 seconds with 5 issues.
+\u2714 Test theCorpusHasItsMatchCases() passed after 0.4 seconds.
+"""
+SELFTEST_FAILED_TESTS = ['"a display name"', "AASATests.testOld", "programAgreesWithRuleByRule(budget:)", "theProgramAgrees()"]
+
 SELFTEST_SITES = [(5, "cond", " == "), (5, "cond", " && "), (5, "cond", "return true"), (6, "cond", "return false"),
                   (12, "emit", ""), (14, "cond", " != "), (15, "emit", "")]
 # (Operators inside a string's interpolation are not sites: they build messages.)
@@ -420,6 +501,10 @@ def command_selftest():
                 f.write(original)
         if open(path, encoding="utf-8").read() != SELFTEST_SOURCE:
             problems.append("the file was not put back as it was")
+    # The names of failed tests, read from both libraries' output (--tests).
+    names = sorted({m.group(1) or m.group(2) for m in FAILED_TEST.finditer(SELFTEST_TEST_OUTPUT)})
+    if names != SELFTEST_FAILED_TESTS:
+        problems.append(f"failed tests: expected {SELFTEST_FAILED_TESTS}, read {names}")
     for p in problems:
         print("selftest: " + p, file=sys.stderr)
     print(f"selftest: {len(found)} sites, {len(problems)} problems")
