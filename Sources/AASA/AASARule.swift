@@ -72,12 +72,6 @@ public struct AASARule: Sendable, Hashable {
         return String(view)
     }
 
-    /// Same behaviour: equal patterns (paths after the slash rules), exclusion and flags,
-    /// wherever written.
-    public func sameBehaviour(as other: AASARule) -> Bool {
-        normalizedPath == other.normalizedPath && sameSettings(as: other)
-    }
-
     /// Everything but the path equal: query, fragment, exclusion and flags.
     func sameSettings(as other: AASARule) -> Bool {
         query == other.query && fragment == other.fragment && exclude == other.exclude
