@@ -196,3 +196,18 @@ struct MatchTests {
         #expect(result(#"[{"/": "/*a*a*a*a*a*a*a*a*b"}]"#, url) == .noMatch)
     }
 }
+
+/// A web target keeps its site as written and the site's origin in canonical form (the public
+/// model's `origin`: scheme and host in lower case, a trailing dot and the scheme's default port
+/// dropped, any other port kept). No operation reports it, so no corpus case can check it; the
+/// mutation audit of 2026-11-29 found a port comparison flipped there that nothing noticed.
+struct WebTargetOriginTests {
+    @Test(arguments: [("HTTPS://A.Example:443", "https://a.example"), ("https://a.example:8443", "https://a.example:8443"),
+                      ("http://a.example:80", "http://a.example"), ("http://a.example:443", "http://a.example:443"),
+                      ("https://a.example.", "https://a.example"), ("https://a.example", "https://a.example")])
+    func theOriginIsCanonical(site: String, origin: String) throws {
+        let text = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "web", "site": ""# + site + #""}}]"#
+        let list = try #require(AssetLinks.parse(Array(text.utf8)).0)
+        #expect(list.statements.map(\.target) == [.web(site: site, origin: origin)])
+    }
+}
