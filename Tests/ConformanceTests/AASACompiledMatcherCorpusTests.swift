@@ -4,12 +4,13 @@ import LinkJSON
 import Testing
 
 /// The corpus's `aasa.match` cases through the compiled matcher (``AASAMatcher/match(url:domain:)``:
-/// the shared path tables that `aasa reach`, the live checks' URL listing and the benches run).
+/// the shared path tables that `aasa reach`, the `aasa` fuzz target and the benches run).
 ///
 /// `linkconform run` judges `aasa.match` with the rules tried one by one
 /// (``AASA/match(_:domain:appID:url:)``), so without this test the corpus's hand-written edge
-/// cases never reach the compiled program: the mutation audit of 2026-11-29 found most of the
-/// AASA mutants it left alive in that program. Here every case's expected `result` is asked of
+/// cases never reach the compiled program: 12 of the 39 AASA mutants the corpus left alive in
+/// the mutation audit of 2026-11-29 were in it, in `AASAMatchProgram` and `AASADFA`
+/// (docs/corpus-format.md). Here every case's expected `result` is asked of
 /// the program at three table budgets (the default, small tables, and every rule on its own), and
 /// of `explain`, which reads the rules the way `aasa.match` does.
 struct AASACompiledMatcherCorpusTests {
