@@ -28,7 +28,9 @@ Options of run and recheck:
                     --filter FILTER` fails (status `killed-by-tests`, or `killed-by-tests-crash`
                     when the test binary traps). For code the corpus cannot reach, such as
                     AASA's compiled matcher: 'MatchProgramTests|AASACompiledMatcherCorpusTests'.
-                    A mutant then costs 40 seconds or more (the test binary is linked again).
+                    A mutant then costs 20 seconds to 1.5 minutes (the test binary is linked
+                    again); its test run is stopped after five times the unmutated run's time
+                    (at least 2 minutes) and counted killed (`killed-timeout`).
 
 MODULE: ULC, XCallbackURL, XignQR, AASA, AssetLinks, MitIDAppSwitch, LinkURL (default: all).
 
@@ -257,18 +259,52 @@ def run_corpus(suites, corpus):
 FAILED_TEST = re.compile(r"Test (\"[^\"]+\"|[^\s']+) (?:recorded an issue|failed)|Test Case '([^']+)' failed")
 
 
+# How long a mutant's test run may take: five times the unmutated run, at least 2 minutes (the
+# baseline sets it; 20 minutes until then). A mutant that makes a loop endless is a kill, and the
+# first audit with --tests waited 8 minutes on one before it was stopped by hand.
+TEST_TIMEOUT = [1200]
+
+
+def stop_group(p):
+    """Kills a child started with start_new_session and everything in its session, and reaps it.
+    By session, not process group: `swift test` puts the test binary in a group of its own."""
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == p.pid:   # the session id (field 6 of stat)
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            pass
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    p.communicate()
+
+
 def run_tests(test_filter):
     """Builds the tests and runs those FILTER selects: (status, failing tests, detail)."""
     ok, log = build(tests=True)
     if not ok:
         return "build-error", [], log[-400:]
+    limit = TEST_TIMEOUT[0]
+    # In a process group of its own: on a timeout the test binary that `swift test` started is
+    # stopped too (killing `swift test` alone left it spinning).
+    p = subprocess.Popen(["swift", "test", "--skip-build", "--filter", test_filter], cwd=TREE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env(SWIFT_BACKTRACE="enable=no"), start_new_session=True)
     try:
-        r = subprocess.run(["swift", "test", "--skip-build", "--filter", test_filter], cwd=TREE, capture_output=True, text=True,
-                           timeout=1200, env=env(SWIFT_BACKTRACE="enable=no"))
+        stdout, stderr = p.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
-        return "killed-timeout", [], "the tests took over 20 minutes"
-    output = r.stdout + r.stderr
-    if r.returncode == 0:
+        stop_group(p)
+        return "killed-timeout", [], f"the tests took over {limit} seconds"
+    except BaseException:
+        stop_group(p)
+        raise
+    output = stdout + stderr
+    if p.returncode == 0:
         if re.search(r"Test run with 0 tests|Executed 0 tests", output) and not re.search(r"Test run with [1-9]", output):
             fail(f"--tests {test_filter!r} selects no test")
         return "survived", [], ""
@@ -341,9 +377,13 @@ def baseline(corpus, revision, test_filter=None):
         fail(f"the unmutated reference does not pass the corpus ({status}: {', '.join(failing[:5])} {detail}); fix that first")
     if test_filter:
         print(f"mutants.py: building the tests and running those --tests {test_filter!r} selects...", file=sys.stderr, flush=True)
+        build(tests=True)
+        t0 = time.time()
         status, failing, detail = run_tests(test_filter)
         if status != "survived":
             fail(f"the unmutated tree does not pass the tests --tests selects ({status}: {', '.join(failing[:5])} {detail}); fix that first")
+        TEST_TIMEOUT[0] = max(120, int(5 * (time.time() - t0)))
+        print(f"mutants.py: the tests took {time.time() - t0:.0f} s; a mutant's test run is stopped after {TEST_TIMEOUT[0]} s", file=sys.stderr, flush=True)
     clear_tmp()
 
 
