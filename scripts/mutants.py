@@ -290,9 +290,14 @@ def run_tests(test_filter):
     ok, log = build(tests=True)
     if not ok:
         return "build-error", [], log[-400:]
+    return run_built_tests(test_filter)
+
+
+def run_built_tests(test_filter):
+    """Runs the tests FILTER selects, already built: (status, failing tests, detail)."""
     limit = TEST_TIMEOUT[0]
-    # In a process group of its own: on a timeout the test binary that `swift test` started is
-    # stopped too (killing `swift test` alone left it spinning).
+    # In a session of its own: on a timeout the test binary that `swift test` started is stopped
+    # too (killing `swift test` alone left it spinning; see stop_group).
     p = subprocess.Popen(["swift", "test", "--skip-build", "--filter", test_filter], cwd=TREE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env(SWIFT_BACKTRACE="enable=no"), start_new_session=True)
     try:
@@ -377,9 +382,11 @@ def baseline(corpus, revision, test_filter=None):
         fail(f"the unmutated reference does not pass the corpus ({status}: {', '.join(failing[:5])} {detail}); fix that first")
     if test_filter:
         print(f"mutants.py: building the tests and running those --tests {test_filter!r} selects...", file=sys.stderr, flush=True)
-        build(tests=True)
+        ok, log = build(tests=True)
+        if not ok:
+            fail(f"the unmutated tree's tests do not build:\n{log}")
         t0 = time.time()
-        status, failing, detail = run_tests(test_filter)
+        status, failing, detail = run_built_tests(test_filter)
         if status != "survived":
             fail(f"the unmutated tree does not pass the tests --tests selects ({status}: {', '.join(failing[:5])} {detail}); fix that first")
         TEST_TIMEOUT[0] = max(120, int(5 * (time.time() - t0)))
