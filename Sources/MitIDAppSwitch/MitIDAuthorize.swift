@@ -114,8 +114,7 @@ public struct MitIDAuthorize: Sendable {
             found.append(MitIDViolation(.idpParamsNotUTF8, offset: range.lowerBound, message: "idp_params decoded once is not UTF-8"))
             return (nil, nil)
         }
-        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        if trimmed.hasPrefix("%7B") || trimmed.hasPrefix("%7b") {
+        if startsWithEncodedBrace(decoded) {
             found.append(MitIDViolation(.idpParamsDoubleEncoded, offset: range.lowerBound,
                                         message: "idp_params decoded once still starts with %7B: it was URL-encoded twice"))
             return (text, nil)
@@ -134,6 +133,32 @@ public struct MitIDAuthorize: Sendable {
             return (text, nil)
         }
         return (text, object)
+    }
+
+    /// Whether text decoded once still opens a JSON object with `%7B`, after JSON's whitespace
+    /// (space, tab, LF, CR), which may be raw (escaped once with the rest escaped twice) or
+    /// escaped (`%20`, `%09`, `%0A`, `%0D`: whitespace escaped twice with the rest). Read as bytes,
+    /// so that CR LF (one Swift character) is two whitespace bytes, as JSON counts it.
+    static func startsWithEncodedBrace(_ decoded: [UInt8]) -> Bool {
+        var i = 0
+        while i < decoded.count {
+            switch decoded[i] {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                i += 1
+            case UInt8(ascii: "%") where i + 2 < decoded.count:
+                let low = decoded[i + 2]
+                switch (decoded[i + 1], low >= UInt8(ascii: "A") && low <= UInt8(ascii: "Z") ? low | 0x20 : low) {
+                case (UInt8(ascii: "7"), UInt8(ascii: "b")): return true
+                case (UInt8(ascii: "2"), UInt8(ascii: "0")), (UInt8(ascii: "0"), UInt8(ascii: "9")),
+                     (UInt8(ascii: "0"), UInt8(ascii: "a")), (UInt8(ascii: "0"), UInt8(ascii: "d")):
+                    i += 3
+                default: return false
+                }
+            default:
+                return false
+            }
+        }
+        return false
     }
 
     /// Reads `mitid` and its three members.

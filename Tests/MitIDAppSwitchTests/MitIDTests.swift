@@ -44,6 +44,27 @@ struct AuthorizeTests {
         #expect(read(base + "&idp_params=" + json).kind == .invalid)
     }
 
+    /// JSON may start with whitespace. Encoded twice, that whitespace decodes once to `%0A` (or
+    /// stays raw when it was encoded only once); either way what follows is `%7B`, and the value
+    /// was encoded twice. Encoded once, leading whitespace is valid JSON.
+    @Test func doubleEncodingIsSeenPastLeadingWhitespace() {
+        let json = #"{"mitid":{"enable_app_switch":true,"app_switch_os":"ios","app_switch_url":"https://app.example/"}}"#
+        for space in ["\n", " ", "\t", "\r\n", " \r\n\t "] {
+            #expect(keys(base + "&idp_params=" + encoded(encoded(space + json))) == ["idp-params-double-encoded"],
+                    "whitespace \(space.unicodeScalars.map(\.value)) encoded twice")
+            #expect(keys(base + "&idp_params=" + encoded(space) + encoded(encoded(json))) == ["idp-params-double-encoded"],
+                    "whitespace \(space.unicodeScalars.map(\.value)) encoded once, the JSON twice")
+            #expect(keys(base + "&idp_params=" + encoded(space + json)).isEmpty,
+                    "whitespace \(space.unicodeScalars.map(\.value)) and JSON encoded once")
+        }
+        // Upper and lower case hex both count; anything else before %7B does not.
+        #expect(keys(base + "&idp_params=%250a%257b%257D") == ["idp-params-double-encoded"])
+        #expect(keys(base + "&idp_params=%2541%257B%257D") == ["idp-params-not-json"])
+        #expect(keys(base + "&idp_params=%25%257B%257D") == ["idp-params-not-json"])
+        #expect(keys(base + "&idp_params=%252%10%257B%257D") == ["idp-params-not-json"])  // not a %20 to skip
+        #expect(keys(base + "&idp_params=%250A") == ["idp-params-not-json"])
+    }
+
     @Test func parameterRules() {
         #expect(keys(base + "&idp_params=" + encoded(#"{"mitid":{"enable_app_switch":"true","app_switch_os":"ios","app_switch_url":"https://a.example/"}}"#))
                 == ["enable_app_switch:enable-not-boolean"])
