@@ -63,6 +63,10 @@ struct AuthorizeTests {
         #expect(keys(base + "&idp_params=%25%257B%257D") == ["idp-params-not-json"])
         #expect(keys(base + "&idp_params=%252%10%257B%257D") == ["idp-params-not-json"])  // not a %20 to skip
         #expect(keys(base + "&idp_params=%250A") == ["idp-params-not-json"])
+        // An escape cut short at the end, after whitespace or alone: read to the end, not past it.
+        #expect(keys(base + "&idp_params=%257") == ["idp-params-not-json"])
+        #expect(keys(base + "&idp_params=%250A%257") == ["idp-params-not-json"])
+        #expect(keys(base + "&idp_params=%250A%25") == ["idp-params-not-json"])
     }
 
     @Test func parameterRules() {
