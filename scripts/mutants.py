@@ -74,17 +74,41 @@ def fail(message, code=2):
 
 
 def code_part(line):
-    """The line up to a // comment outside string literals, with string contents blanked."""
+    """The line up to a // comment outside string literals, with string contents blanked.
+
+    A string's interpolation `\\( ... )` is blanked too (its operators build a message), and it
+    may hold string literals of its own (`"\\(x.map { "\\"\\($0)\\"" } ?? "none")"`): a stack
+    of the open interpolations' parenthesis depths says when the enclosing string resumes."""
     out, in_str, i = [], False, 0
+    interpolations = []   # per open interpolation, its parentheses still open
     while i < len(line):
         c = line[i]
-        if c == "\\" and in_str:
-            out.append("__"); i += 2; continue
+        if in_str:
+            if c == "\\" and line.startswith("(", i + 1):
+                interpolations.append(0); in_str = False
+                out.append("__"); i += 2; continue
+            if c == "\\":
+                out.append("__"); i += 2; continue
+            if c == '"':
+                in_str = False
+                out.append("_" if interpolations else c); i += 1; continue
+            out.append("_"); i += 1; continue
+        if interpolations:   # code inside an interpolation: blanked
+            if c == '"':
+                in_str = True
+            elif c == "(":
+                interpolations[-1] += 1
+            elif c == ")":
+                if interpolations[-1] == 0:
+                    interpolations.pop(); in_str = True
+                else:
+                    interpolations[-1] -= 1
+            out.append("_"); i += 1; continue
         if c == '"':
-            in_str = not in_str; out.append(c); i += 1; continue
-        if not in_str and line.startswith("//", i):
+            in_str = True; out.append(c); i += 1; continue
+        if line.startswith("//", i):
             break
-        out.append("_" if in_str else c); i += 1
+        out.append(c); i += 1
     return "".join(out)
 
 
@@ -501,6 +525,7 @@ SELFTEST_SOURCE = """struct S {
             describing: n))
         for k in 0..<n where k != 3 { _ = k }
         violations.append("\\(n) (and \\(n == 1 ? "" : "s"))")
+        violations.append("is \\(n > 0 ? "\\"\\(n)\\"" : "none"); must be \\"x\\"" + (n < 2 ? "" : "!"))
     }
 }
 """
@@ -516,7 +541,7 @@ Test Case 'AASATests.testOld' failed (0.1 seconds)
 SELFTEST_FAILED_TESTS = ['"a display name"', "AASATests.testOld", "programAgreesWithRuleByRule(budget:)", "theProgramAgrees()"]
 
 SELFTEST_SITES = [(5, "cond", " == "), (5, "cond", " && "), (5, "cond", "return true"), (6, "cond", "return false"),
-                  (12, "emit", ""), (14, "cond", " != "), (15, "emit", "")]
+                  (12, "emit", ""), (14, "cond", " != "), (15, "emit", ""), (16, "emit", ""), (16, "cond", " < ")]
 # (Operators inside a string's interpolation are not sites: they build messages.)
 
 
