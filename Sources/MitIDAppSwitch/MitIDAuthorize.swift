@@ -116,7 +116,7 @@ public struct MitIDAuthorize: Sendable {
         }
         if startsWithEncodedBrace(decoded) {
             found.append(MitIDViolation(.idpParamsDoubleEncoded, offset: range.lowerBound,
-                                        message: "idp_params decoded once still starts with %7B: it was URL-encoded twice"))
+                                        message: "idp_params decoded once still starts with %7B (after any whitespace): it was URL-encoded twice"))
             return (text, nil)
         }
         let value: JSONValue
