@@ -140,23 +140,19 @@ public struct MitIDAuthorize: Sendable {
     /// escaped (`%20`, `%09`, `%0A`, `%0D`: whitespace escaped twice with the rest). Read as bytes,
     /// so that CR LF (one Swift character) is two whitespace bytes, as JSON counts it.
     static func startsWithEncodedBrace(_ decoded: [UInt8]) -> Bool {
+        func isJSONSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         var i = 0
         while i < decoded.count {
-            switch decoded[i] {
-            case 0x20, 0x09, 0x0A, 0x0D:
+            if isJSONSpace(decoded[i]) {
                 i += 1
-            case UInt8(ascii: "%") where i + 2 < decoded.count:
-                let low = decoded[i + 2]
-                switch (decoded[i + 1], low >= UInt8(ascii: "A") && low <= UInt8(ascii: "Z") ? low | 0x20 : low) {
-                case (UInt8(ascii: "7"), UInt8(ascii: "b")): return true
-                case (UInt8(ascii: "2"), UInt8(ascii: "0")), (UInt8(ascii: "0"), UInt8(ascii: "9")),
-                     (UInt8(ascii: "0"), UInt8(ascii: "a")), (UInt8(ascii: "0"), UInt8(ascii: "d")):
-                    i += 3
-                default: return false
-                }
-            default:
-                return false
+                continue
             }
+            guard decoded[i] == UInt8(ascii: "%"), i + 2 < decoded.count,
+                  let high = ByteClass.hexValue(decoded[i + 1]), let low = ByteClass.hexValue(decoded[i + 2]) else { return false }
+            let escaped = high << 4 | low
+            if escaped == UInt8(ascii: "{") { return true }
+            guard isJSONSpace(escaped) else { return false }
+            i += 3
         }
         return false
     }
