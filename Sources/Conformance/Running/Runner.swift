@@ -22,6 +22,22 @@ public struct Runner: Sendable {
     /// take to answer; the run then ends without them (they have no result, like the cases never
     /// sent), rather than waiting for a silent adapter up to its timeout.
     public var inFlightGrace: Duration = .seconds(1)
+    /// In process, how long one case may run before it is recorded `timedOut` and left behind
+    /// (its task keeps its thread until it returns); nil: no limit and no watchdog.
+    /// See ``InProcessRun``.
+    public var inProcessTimeout: Duration? = .seconds(60)
+    /// How long the watchdog's probe may wait on the pool, while no case completes, before the
+    /// pool is taken to be held; nil: ``inProcessTimeout``. (Tests that share the pool with
+    /// other tests set it.)
+    var starvedAfter: Duration?
+    /// Called from the in-process watchdog's thread when cases left behind hold every thread of
+    /// Swift's shared pool, so that nothing else, this runner included, can run: with the
+    /// results judged and not yet handed to the sink, and a message that names the cases. The
+    /// runner hands nothing more to the sink; if it ever runs again, it returns without running
+    /// another case. A caller that can no longer run either (its code needs the pool too) ends
+    /// the run here: store the results, write what it can, and exit. Nil: the runner waits for a
+    /// thread to come back, as long as it takes (cases left behind are still `timedOut`).
+    public var onStarved: (@Sendable (_ results: [CaseResult], _ message: String) -> Void)?
 
     public init(corpus: Corpus) {
         self.corpus = corpus
@@ -32,8 +48,10 @@ public struct Runner: Sendable {
     /// outstanding at once (answers may come in any order). Each result, or each chunk's, goes to
     /// the sink as soon as it is judged. `progress` receives (cases done, cases in all);
     /// `shouldStop` is polled between cases (a signal handler sets it), and every case already
-    /// answered is still handed to the sink; an adapter's requests still outstanding then get
-    /// ``inFlightGrace`` to answer. The sink may throw to abort. Returns the number of cases run.
+    /// answered is still handed to the sink; an adapter's requests still outstanding, and cases
+    /// still running in process, then get ``inFlightGrace`` to answer. In process, a case running
+    /// past ``inProcessTimeout`` is recorded `timedOut` and the run goes on without it. The sink
+    /// may throw to abort. Returns the number of cases handed to the sink.
     @discardableResult
     public func run<I: Implementation>(_ implementation: I,
                     expectedFailures: ExpectedFailures? = nil,
@@ -49,37 +67,9 @@ public struct Runner: Sendable {
             done += results.count
             progress(done, total)
         }
-        func caseResult(_ index: Int) async -> CaseResult {
-            let (suite, c) = work[index]
-            let (answer, nanos) = await Self.ask(implementation, c)
-            return judge(c, in: suite, answer: answer, nanos: nanos, expectedFailures: expectedFailures)
-        }
         if implementation.parallelism > 1 {
-            // In process: chunks of cases on every core; a chunk runs its cases one by one.
-            // Chunks small enough that every core gets several, large enough to amortise a task.
-            let chunk = max(1, min(256, total / (implementation.parallelism * 8)))
-            let chunks = stride(from: 0, to: total, by: chunk).map { $0..<min($0 + chunk, total) }
-            try await withThrowingTaskGroup(of: [CaseResult].self) { group in
-                var next = 0
-                func submit() {
-                    let range = chunks[next]
-                    next += 1
-                    group.addTask {
-                        var out: [CaseResult] = []
-                        out.reserveCapacity(range.count)
-                        for index in range {
-                            if shouldStop() { break }
-                            out.append(await caseResult(index))
-                        }
-                        return out
-                    }
-                }
-                while next < chunks.count && next < implementation.parallelism * 2 && !shouldStop() { submit() }
-                while let results = try await group.next() {
-                    try record(results)
-                    if next < chunks.count && !shouldStop() { submit() }
-                }
-            }
+            try await runInProcess(implementation, work: work, expectedFailures: expectedFailures,
+                                   shouldStop: shouldStop, record: record)
         } else {
             // An adapter: `window` requests outstanding, answers in any order (one after another
             // at window 1). Each answer's completion sends the next case (see PipelinedCases);
@@ -121,6 +111,90 @@ public struct Runner: Sendable {
         return done
     }
 
+    /// In process: chunks of cases on every core, each running its cases one by one, handed to
+    /// the sink chunk by chunk; a case past ``inProcessTimeout`` is left behind (``InProcessRun``).
+    private func runInProcess<I: Implementation>(_ implementation: I, work: [(SuiteCorpus, ConformanceCase)],
+                                                 expectedFailures: ExpectedFailures?,
+                                                 shouldStop: @escaping @Sendable () -> Bool,
+                                                 record: ([CaseResult]) throws -> Void) async throws {
+        let total = work.count
+        // Chunks small enough that every core gets several, large enough to amortise a task.
+        let size = max(1, min(256, total / (implementation.parallelism * 8)))
+        var ranges = stride(from: 0, to: total, by: size).map { $0..<min($0 + size, total) }
+        ranges.reverse()  // taken from the end; the rest of a chunk whose case was left behind goes there
+        let limit = inProcessTimeout
+        let run = InProcessRun(
+            limit: limit ?? .seconds(Int64.max / 1_000_000_000),
+            starvedAfter: starvedAfter ?? limit ?? .seconds(Int64.max / 1_000_000_000), grace: inFlightGrace, shouldStop: shouldStop,
+            timedOut: { index in
+                let (suite, c) = work[index]
+                let why = "did not return within \(Self.describe(limit ?? .zero)) in process; the run went on without it "
+                    + "(its thread stays busy until it returns, and what it returns then is dropped)"
+                return judge(c, in: suite, answer: .timedOut(message: why), nanos: (limit ?? .zero).nanoseconds,
+                             expectedFailures: expectedFailures)
+            },
+            caseID: { work[$0].1.id }, onStarved: onStarved)
+        if limit != nil { run.startWatchdog() }
+        defer { run.stopWatchdog() }
+        var inFlight = 0
+        func submit(_ range: Range<Int>) {
+            inFlight += 1
+            let chunk = run.register(range)
+            Task {
+                var index = range.lowerBound
+                var started = ContinuousClock.now
+                guard !shouldStop(), chunk.begin(index, at: started) else { return run.finished(chunk) }
+                while true {
+                    let (suite, c) = work[index]
+                    let (answer, nanos) = await Self.ask(implementation, c, started: started)
+                    let result = judge(c, in: suite, answer: answer, nanos: nanos, expectedFailures: expectedFailures)
+                    let next = index + 1 < range.upperBound && !shouldStop() ? index + 1 : nil
+                    started = ContinuousClock.now
+                    switch chunk.complete(result, next: next, at: started) {
+                    case .run: index += 1
+                    case .stop: return run.finished(chunk)
+                    case .leftBehind:
+                        // The watchdog recorded it already.
+                        return run.returned(index)
+                    }
+                }
+            }
+        }
+        func fill() {
+            while inFlight < implementation.parallelism * 2, !shouldStop(), let range = ranges.popLast() { submit(range) }
+        }
+        fill()
+        do {
+            while inFlight > 0, let event = await run.next() {
+                inFlight -= 1
+                let open = try run.handOn {
+                    switch event {
+                    case .done(let results):
+                        try record(results)
+                    case .leftBehind(let results, let remaining):
+                        try record(results)
+                        if !remaining.isEmpty { ranges.append(remaining) }
+                    }
+                }
+                // Closed: the watchdog found the pool held and gave the results to onStarved.
+                guard open else { break }
+                fill()
+            }
+        } catch {
+            // Every chunk still ends (between cases, or left behind after the grace) before
+            // this returns, so no task of this run outlives it but those left behind.
+            run.abort()
+            while inFlight > 0, await run.next() != nil { inFlight -= 1 }
+            throw error
+        }
+    }
+
+    /// A duration for messages: "60 s", "0.25 s".
+    static func describe(_ duration: Duration) -> String {
+        let seconds = Double(duration.nanoseconds) / 1e9
+        return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(seconds) s"
+    }
+
     /// Records every case as not run (an implementation that could not start), so the run shows
     /// what it missed.
     public func recordNotRun(reason: String, expectedFailures: ExpectedFailures? = nil,
@@ -152,9 +226,9 @@ public struct Runner: Sendable {
         }
     }
 
-    static func ask(_ implementation: some Implementation, _ c: ConformanceCase) async -> (Answer, Int64) {
+    static func ask(_ implementation: some Implementation, _ c: ConformanceCase,
+                    started: ContinuousClock.Instant = .now) async -> (Answer, Int64) {
         if let skipped = unsupported(implementation, c) { return (skipped, 0) }
-        let started = ContinuousClock.now
         let answer = await implementation.run(Request(caseID: c.id, operation: c.operation, input: c.input, encodedInput: c.encodedInput))
         return (answer, started.duration(to: ContinuousClock.now).nanoseconds)
     }
