@@ -1,3 +1,4 @@
+import Foundation
 import Conformance
 import LinkJSON
 import ResultsStore
@@ -23,13 +24,21 @@ public final class RunSession {
         public var progress: (ImplementationInfo) -> (@Sendable (Int, Int) -> Void)
         /// Polled between cases: true stops the run (it ends `interrupted`, with what ran stored).
         public var shouldStop: @Sendable () -> Bool
+        /// In-process cases that did not return hold every thread of Swift's shared pool
+        /// (``Runner/onStarved``): the session has stored what it had and marked the run
+        /// `interrupted`, and nothing that needs the pool will run again, this session included.
+        /// Called from the watchdog's thread with the summary and the watchdog's message; the
+        /// CLI writes its reports from here and exits.
+        public var starved: (@Sendable (Summary, String) -> Void)?
 
         public init(message: @escaping (String) -> Void = { _ in },
                     progress: @escaping (ImplementationInfo) -> (@Sendable (Int, Int) -> Void) = { _ in { _, _ in } },
-                    shouldStop: @escaping @Sendable () -> Bool = { false }) {
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    starved: (@Sendable (Summary, String) -> Void)? = nil) {
             self.message = message
             self.progress = progress
             self.shouldStop = shouldStop
+            self.starved = starved
         }
     }
 
@@ -49,7 +58,12 @@ public final class RunSession {
     public let runID: Int64
     /// When the results of a running implementation are committed.
     public var commitPolicy: ResultWriter.CommitPolicy = .standard
-    let runner: Runner
+    /// How long one in-process case may run (``Runner/inProcessTimeout``).
+    public var inProcessTimeout: Duration? {
+        get { runner.inProcessTimeout }
+        set { runner.inProcessTimeout = newValue }
+    }
+    var runner: Runner
     private var registered: Set<String> = []
     private var stored = 0
 
@@ -88,7 +102,13 @@ public final class RunSession {
         do {
             for plan in plans {
                 if events.shouldStop() { status = .interrupted; break }
-                if try await !runOne(plan, events) { harnessFailed = true }
+                switch try await runOne(plan, events) {
+                case .ran: break
+                case .didNotStart: harnessFailed = true
+                case .starved:
+                    // The watchdog stored the results and ended the run; the pool is free again.
+                    return Summary(runID: runID, status: .interrupted, harnessFailed: harnessFailed, results: stored)
+                }
                 if events.shouldStop() { status = .interrupted; break }
             }
         } catch {
@@ -99,8 +119,10 @@ public final class RunSession {
         return Summary(runID: runID, status: status, harnessFailed: harnessFailed, results: stored)
     }
 
-    /// One implementation: false when it could not be started.
-    private func runOne(_ plan: ImplementationPlan, _ events: Events) async throws -> Bool {
+    private enum Ran { case ran, didNotStart, starved }
+
+    /// One implementation.
+    private func runOne(_ plan: ImplementationPlan, _ events: Events) async throws -> Ran {
         let implementation = plan.implementation
         let started: Result<ImplementationInfo, ImplementationError>
         if let failure = prepare(plan, events) {
@@ -118,7 +140,7 @@ public final class RunSession {
             try store.setImplementationStatus(run: runID, implementation: id, status: .failedToStart,
                                               notes: [error.message],
                                               expectedFailures: plan.expectedFailures?.path)
-            return false
+            return .didNotStart
         case .success(let announced):
             let info = distinct(announced)
             let id = try store.register(info, run: runID)
@@ -126,9 +148,25 @@ public final class RunSession {
             // each as it is judged, and the writer commits by count and by time, so a kill loses
             // at most what the writer had not committed yet.
             let writer = ResultWriter(store: store, run: runID, implementation: id, policy: commitPolicy)
+            let starved = StarvedFlag()
+            var runner = runner
+            runner.onStarved = { [store, runID, stored, starvedEvent = events.starved] results, message in
+                // On the watchdog's thread: this session's task will not run again.
+                starved.set()
+                try? writer.append(results)
+                let written = (try? writer.finish()) ?? 0
+                try? store.setImplementationStatus(run: runID, implementation: id, status: .ok, notes: [message],
+                                                   expectedFailures: plan.expectedFailures?.path)
+                try? store.finishRun(runID, status: .interrupted)
+                starvedEvent?(Summary(runID: runID, status: .interrupted, harnessFailed: false, results: stored + written), message)
+            }
             do {
                 try await runner.run(implementation, expectedFailures: plan.expectedFailures, progress: events.progress(info),
                                      shouldStop: events.shouldStop, sink: { try writer.append($0) })
+                if starved.isSet {
+                    stored += writer.committed
+                    return .starved
+                }
                 stored += try writer.finish()
             } catch {
                 _ = try? writer.finish()
@@ -139,7 +177,7 @@ public final class RunSession {
             try store.setImplementationStatus(run: runID, implementation: id, status: implementation.status,
                                               notes: implementation.notes,
                                               expectedFailures: plan.expectedFailures?.path)
-            return true
+            return .ran
         }
     }
 
@@ -158,4 +196,12 @@ public final class RunSession {
             stored += batch.count
         }
     }
+}
+
+/// Set once, from the watchdog's thread, when in-process cases held the whole pool.
+private final class StarvedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set_ = false
+    var isSet: Bool { lock.withLock { set_ } }
+    func set() { lock.withLock { set_ = true } }
 }

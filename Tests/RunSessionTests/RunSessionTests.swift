@@ -116,4 +116,81 @@ struct RunSessionTests {
         func set() { lock.withLock { value = true } }
         var isSet: Bool { lock.withLock { value } }
     }
+
+    /// In process, answers `null` at once, except that the cases named block their thread
+    /// until released (as a loop that never ends would).
+    final class HoldsThreads: Implementation, @unchecked Sendable {
+        let held: Set<String>
+        private let condition = NSCondition()
+        private var released = false
+
+        init(held: Set<String>) {
+            self.held = held
+            // A watchdog that failed makes the test fail rather than hang.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [self] in release() }
+        }
+
+        var displayName: String { "holds threads" }
+        var window: Int { 1 }
+        var parallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
+        var notes: [String] { [] }
+        func start() async throws(ImplementationError) -> ImplementationInfo {
+            ImplementationInfo(name: displayName, version: "0", language: "Swift", homepage: "")
+        }
+        func supports(_ operation: String) -> Bool { true }
+        func stop() async {}
+        func run(_ request: Request) async -> Answer {
+            if held.contains(request.caseID) { hold() }
+            return .output(.null)
+        }
+
+        func hold() {
+            condition.lock()
+            while !released { condition.wait() }
+            condition.unlock()
+        }
+
+        func release() {
+            condition.withLock {
+                released = true
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// In-process cases that hold every thread of the pool: the session stores what it has,
+    /// ends the run `interrupted` with the watchdog's message as a note, and says so through
+    /// `starved` (the CLI writes its reports there and exits).
+    @Test func casesHoldingThePoolEndTheRunInterruptedWithWhatRan() async throws {
+        let scratch = try ScratchStore()
+        let session = try RunSession(store: scratch.store, corpus: Self.corpus, options: [:], gitCommit: nil)
+        session.inProcessTimeout = .milliseconds(300)
+        let ids = Self.corpus.suites.flatMap(\.cases).map(\.id)
+        let holds = HoldsThreads(held: Set(ids.prefix(ProcessInfo.processInfo.activeProcessorCount + 2)))
+        let calls = Calls()
+        let events = RunSession.Events(starved: { summary, message in
+            calls.add(summary, message)
+            holds.release()
+        })
+        let summary = try await session.run([ImplementationPlan(implementation: holds), ImplementationPlan(implementation: holds)],
+                                            events: events)
+        let starved = calls.all
+        try #require(starved.count == 1)
+        #expect(summary.status == .interrupted && starved[0].0.status == .interrupted)
+        #expect(try scratch.store.run(summary.runID)?.status == .interrupted)
+        let implementations = try scratch.store.implementations(run: summary.runID)
+        #expect(implementations.count == 1, "the second plan did not run")
+        #expect(implementations.first?.notes.first?.contains("hold every thread of Swift's shared pool") == true)
+        let stored = try scratch.store.results(run: summary.runID).map(\.result)
+        #expect(stored.count == starved[0].0.results && stored.count == summary.results)
+        #expect(stored.count < ids.count && Set(stored.map(\.caseID)).count == stored.count)
+        #expect(stored.contains { $0.outcome == .timedOut && holds.held.contains($0.caseID) })
+    }
+
+    final class Calls: @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls: [(RunSession.Summary, String)] = []
+        func add(_ summary: RunSession.Summary, _ message: String) { lock.withLock { calls.append((summary, message)) } }
+        var all: [(RunSession.Summary, String)] { lock.withLock { calls } }
+    }
 }
