@@ -48,7 +48,9 @@ struct RunCommand: AsyncParsableCommand {
             error or an unexpected pass (with --strict, a nonStrict too), or with --baseline a \
             regression; 2 the harness could not do its job (corpus errors, a database that cannot \
             be read or written, an adapter that never started, a reports folder that cannot be \
-            written); 64 usage; 130 interrupted.
+            written); 64 usage; 130 interrupted (by a signal, or because in-process cases that \
+            did not return within --in-process-timeout hold every thread: the run stops there, \
+            stored and reported).
             """)
 
     @OptionGroup var corpusOptions: CorpusOptions
@@ -60,11 +62,18 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Count nonStrict (a SHOULD not met) as a failure for the exit code.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Seconds one case of an in-process implementation (--implementation) may run before it is recorded timedOut and the run goes on without it (default 60). Adapters have --timeout.",
+                               valueName: "seconds"))
+    var inProcessTimeout: Double?
+
     @Option(help: ArgumentHelp("Exit 1 only on regressions against an earlier run: 'previous' (per implementation, its last completed run) or a run id.",
                                valueName: "previous|run"))
     var baseline: String?
 
     func validate() throws {
+        if let inProcessTimeout, !(inProcessTimeout > 0 && inProcessTimeout <= 86_400) {
+            throw ValidationError("--in-process-timeout must be more than 0 seconds and at most 86400 (a day)")
+        }
         if let baseline, baseline != "previous", Int64(baseline) == nil {
             throw ValidationError("--baseline takes 'previous' or a run id, not '\(baseline)'")
         }
@@ -110,15 +119,33 @@ struct RunCommand: AsyncParsableCommand {
         let session: RunSession
         do {
             session = try RunSession(store: store, corpus: corpus, options: options, gitCommit: GitInfo.commit())
+            if let inProcessTimeout { session.inProcessTimeout = .milliseconds(Int64((inProcessTimeout * 1000).rounded())) }
         } catch {
             Console.error("cannot record the run in \(db): \(error)")
             throw Exit.harness
         }
         let noProgress = output.noProgress
+        let command = self
         let events = RunSession.Events(
             message: { Console.error($0) },
             progress: { info in Progress(label: Escaping.terminal(info.name), enabled: !noProgress).update },
-            shouldStop: { stop.isSet })
+            shouldStop: { stop.isSet },
+            starved: { summary, message in
+                // On the watchdog's thread, with every thread of the pool held: this command's
+                // task will not run again, so the end of the run is written from here.
+                Console.error(message)
+                let code: Int32
+                do {
+                    try command.finish(summary, store: store, db: db)
+                    code = Exit.ok.rawValue
+                } catch let exit as ExitCode {
+                    code = exit.rawValue
+                } catch {
+                    Console.error("cannot write the reports: \(error)")
+                    code = Exit.harness.rawValue
+                }
+                Foundation.exit(code)
+            })
         let summary: RunSession.Summary
         do {
             summary = try await session.run(plans, events: events)
@@ -126,8 +153,14 @@ struct RunCommand: AsyncParsableCommand {
             Console.error("the run failed: \(error)")
             throw Exit.harness
         }
-        let runID = summary.runID, status = summary.status
+        try finish(summary, store: store, db: db)
+    }
 
+    /// Everything after the cases ran: the terminal summary, the reports, the gate and the exit
+    /// code (thrown). Synchronous, so that the watchdog's thread can call it when in-process cases
+    /// hold the pool.
+    func finish(_ summary: RunSession.Summary, store: ResultsStore, db: String) throws {
+        let runID = summary.runID, status = summary.status
         guard let data = try ReportData.load(from: store, run: runID) else { throw Exit.harness }
         Console.out(try TerminalSummary.render(data))
         if !output.noReports {

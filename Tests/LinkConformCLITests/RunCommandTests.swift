@@ -39,6 +39,12 @@ struct RunCommandTests {
         #expect(result.stderr.contains("unknown suite 'nope'"))
     }
 
+    @Test(arguments: ["0", "-1", "nan", "86401"])
+    func anInProcessTimeoutOutOfRangeIsAUsageError(seconds: String) async throws {
+        let result = try await CLI.run(["run", "--corpus", corpus, "--in-process-timeout=" + seconds, "--db", CLI.temporaryDirectory() + "/r.sqlite"])
+        #expect(result.status == 64 && result.stderr.contains("--in-process-timeout must be more than 0 seconds"), "\(result.stderr)")
+    }
+
     @Test func brokenCorpusStopsTheRunWithFileAndLine() async throws {
         let dir = CLI.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir + "/Corpus/ulc/cases", withIntermediateDirectories: true)
