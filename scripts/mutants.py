@@ -41,9 +41,11 @@ builds and passes the corpus; if not, every mutant would look killed, so it stop
 A mutant costs about 3 to 10 seconds (an incremental debug build, then the suites the module
 serves; AASA's take the longest); the first build of the tree about 6 minutes. The builds and
 runs keep their temporary files in .build-mutants/tmp, emptied after each mutant (SwiftPM leaves
-a few folders in the temporary directory at every build: thousands over an audit). A mutant whose
-run has not ended after 10 minutes (one that defeats a cache, or loops) is stopped and counted
-killed (`killed-timeout`).
+a few folders in the temporary directory at every build: thousands over an audit). A mutant that
+makes a loop endless: `linkconform run` records a case that has not returned after 60 s
+(`--in-process-timeout`) as `timedOut` and goes on (the run fails: `killed`); when such cases
+hold every thread it ends the run with status 130 (`killed-timeout`). A run that has not ended
+after 10 minutes (one that defeats a cache) is stopped and counted `killed-timeout` too.
 
 Exit: 0 done, 2 it could not run (no git, the tree does not build, the baseline fails), 64 usage.
 """
@@ -276,6 +278,9 @@ def run_corpus(suites, corpus):
         return "survived", failing, ""
     if rc == 1:
         return "killed", failing, ""
+    if rc == 130:
+        # Not a signal (none was sent): in-process cases that did not return held every thread.
+        return "killed-timeout", failing, output[-600:]
     return ("killed-crash" if rc < 0 else f"killed-exit-{rc}"), failing, output[-600:]
 
 
