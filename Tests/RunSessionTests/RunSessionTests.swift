@@ -126,8 +126,6 @@ struct RunSessionTests {
 
         init(held: Set<String>) {
             self.held = held
-            // A watchdog that failed makes the test fail rather than hang.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [self] in release() }
         }
 
         var displayName: String { "holds threads" }
@@ -144,9 +142,12 @@ struct RunSessionTests {
             return .output(.null)
         }
 
+        /// Blocks the thread until released, or for two minutes from when the case began at most:
+        /// a watchdog that failed makes the test fail rather than hang.
         func hold() {
+            let deadline = Date(timeIntervalSinceNow: 120)
             condition.lock()
-            while !released { condition.wait() }
+            while !released && condition.wait(until: deadline) {}
             condition.unlock()
         }
 
