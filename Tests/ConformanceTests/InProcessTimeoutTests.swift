@@ -29,12 +29,15 @@ struct InProcessTimeoutTests {
         private let condition = NSCondition()
         private var released = false
         private var begun = 0
+        private var expired = 0
 
         init(_ held: Set<String>) {
             self.held = held
         }
 
         var begunCount: Int { condition.withLock { begun } }
+        /// Holds that ended on their own two minutes, not on a release.
+        var expiredCount: Int { condition.withLock { expired } }
 
         func release() {
             condition.withLock {
@@ -52,6 +55,7 @@ struct InProcessTimeoutTests {
             condition.lock()
             begun += 1
             while !released && condition.wait(until: deadline) {}
+            if !released { expired += 1 }
             condition.unlock()
         }
 
@@ -106,6 +110,8 @@ struct InProcessTimeoutTests {
         holds.release()
         _ = try await run.value
         #expect(endedWhileHeld == 1, "the run ended while a case still held its thread")
+        #expect(holds.expiredCount == 0, "a held case waited out its two minutes: nothing left it behind")
+        #expect(holds.begunCount >= 1, "the held case ran")
         #expect(!starved.value)
         let all = results.value
         #expect(all.count == Self.corpus.caseCount && Set(all.map(\.caseID)).count == all.count, "every case once")
@@ -133,6 +139,7 @@ struct InProcessTimeoutTests {
         let handed = Box<[CaseResult]>([])
         let done = try await runner.run(holds.implementation) { batch in handed.update { $0 += batch } }
         let calls = starved.value
+        #expect(holds.expiredCount == 0, "a held case waited out its two minutes: the pool was never found held")
         try #require(calls.count == 1, "onStarved is called once")
         let all = handed.value + calls[0].results
         #expect(Set(all.map(\.caseID)).count == all.count, "no case twice")

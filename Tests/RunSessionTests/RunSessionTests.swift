@@ -123,6 +123,7 @@ struct RunSessionTests {
         let held: Set<String>
         private let condition = NSCondition()
         private var released = false
+        private var expired = 0
 
         init(held: Set<String>) {
             self.held = held
@@ -148,8 +149,12 @@ struct RunSessionTests {
             let deadline = Date(timeIntervalSinceNow: 120)
             condition.lock()
             while !released && condition.wait(until: deadline) {}
+            if !released { expired += 1 }
             condition.unlock()
         }
+
+        /// Holds that ended on their own two minutes, not on a release.
+        var expiredCount: Int { condition.withLock { expired } }
 
         func release() {
             condition.withLock {
@@ -176,6 +181,7 @@ struct RunSessionTests {
         let summary = try await session.run([ImplementationPlan(implementation: holds), ImplementationPlan(implementation: holds)],
                                             events: events)
         let starved = calls.all
+        #expect(holds.expiredCount == 0, "a held case waited out its two minutes: the pool was never found held")
         try #require(starved.count == 1)
         #expect(summary.status == .interrupted && starved[0].0.status == .interrupted)
         #expect(try scratch.store.run(summary.runID)?.status == .interrupted)
