@@ -119,7 +119,7 @@ struct RunCommand: AsyncParsableCommand {
         let session: RunSession
         do {
             session = try RunSession(store: store, corpus: corpus, options: options, gitCommit: GitInfo.commit())
-            if let inProcessTimeout { session.inProcessTimeout = .milliseconds(Int64((inProcessTimeout * 1000).rounded())) }
+            if let inProcessTimeout { session.inProcessTimeout = .milliseconds(max(1, Int64((inProcessTimeout * 1000).rounded()))) }
         } catch {
             Console.error("cannot record the run in \(db): \(error)")
             throw Exit.harness
