@@ -133,6 +133,7 @@ struct RunCommand: AsyncParsableCommand {
             starved: { summary, message in
                 // On the watchdog's thread, with every thread of the pool held: this command's
                 // task will not run again, so the end of the run is written from here.
+                if !noProgress && Console.stderrIsTerminal { Console.progressLine("\n") }   // below the live line
                 Console.error(message)
                 let code: Int32
                 do {
