@@ -241,12 +241,12 @@ def prepare_tree():
 def build(tests=False):
     command = ["swift", "build", "--build-tests"] if tests else ["swift", "build", "--product", "linkconform"]
     try:
-        r = subprocess.run(command, cwd=TREE, capture_output=True, text=True, timeout=1800, env=env())
-    except subprocess.TimeoutExpired:
-        return False, "the build took over 30 minutes"
+        rc, stdout, stderr = run_in_session(command, 1800)
     except FileNotFoundError:
         fail("swift is not on PATH: the mutants are built with `swift build`")
-    return r.returncode == 0, (r.stdout + r.stderr)[-2000:]
+    if rc is None:
+        return False, "the build took over 30 minutes"
+    return rc == 0, (stdout + stderr)[-2000:]
 
 
 def run_corpus(suites, corpus):
@@ -259,13 +259,12 @@ def run_corpus(suites, corpus):
             "--db", db, "--corpus", corpus]
     for s in suites or []:
         args += ["--suite", s]
-    try:
-        # No backtracer: it outlives a crashed run holding its output open, and a crash is only
-        # a kill here.
-        r = subprocess.run(args, cwd=TREE, capture_output=True, text=True, timeout=600, env=env(SWIFT_BACKTRACE="enable=no"))
-        rc, output = r.returncode, r.stderr or r.stdout
-    except subprocess.TimeoutExpired:
+    # No backtracer: it outlives a crashed run holding its output open, and a crash is only a
+    # kill here.
+    rc, stdout, stderr = run_in_session(args, 600, {"SWIFT_BACKTRACE": "enable=no"})
+    if rc is None:
         return "killed-timeout", [], "the run took over 10 minutes"
+    output = stderr or stdout
     failing = []
     try:
         con = sqlite3.connect(db)
@@ -311,7 +310,33 @@ def stop_group(p):
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    p.communicate()
+    return p.communicate()
+
+
+def alive(pid):
+    """Whether a process runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def run_in_session(args, timeout, extra_env=None, cwd=None):
+    """Runs a command in a session of its own: (status, stdout, stderr), status None when it
+    took over `timeout` seconds. Then everything it started is stopped too, not only the command
+    (`swift build` leaves its compilers running, `swift test` its test binary)."""
+    p = subprocess.Popen(args, cwd=cwd or TREE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env(**(extra_env or {})), start_new_session=True)
+    try:
+        stdout, stderr = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stdout, stderr = stop_group(p)
+        return None, stdout or "", stderr or ""
+    except BaseException:
+        stop_group(p)
+        raise
+    return p.returncode, stdout, stderr
 
 
 def run_tests(test_filter):
@@ -327,18 +352,12 @@ def run_built_tests(test_filter):
     limit = TEST_TIMEOUT[0]
     # In a session of its own: on a timeout the test binary that `swift test` started is stopped
     # too (killing `swift test` alone left it spinning; see stop_group).
-    p = subprocess.Popen(["swift", "test", "--skip-build", "--filter", test_filter], cwd=TREE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env(SWIFT_BACKTRACE="enable=no"), start_new_session=True)
-    try:
-        stdout, stderr = p.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        stop_group(p)
+    rc, stdout, stderr = run_in_session(["swift", "test", "--skip-build", "--filter", test_filter], limit,
+                                        {"SWIFT_BACKTRACE": "enable=no"})
+    if rc is None:
         return "killed-timeout", [], f"the tests took over {limit} seconds"
-    except BaseException:
-        stop_group(p)
-        raise
     output = stdout + stderr
-    if p.returncode == 0:
+    if rc == 0:
         if re.search(r"Test run with 0 tests|Executed 0 tests", output) and not re.search(r"Test run with [1-9]", output):
             fail(f"--tests {test_filter!r} selects no test")
         return "survived", [], ""
@@ -578,6 +597,23 @@ def command_selftest():
                 f.write(original)
         if open(path, encoding="utf-8").read() != SELFTEST_SOURCE:
             problems.append("the file was not put back as it was")
+    # A command past its time limit is stopped with what it started (builds, test binaries).
+    with tempfile.TemporaryDirectory() as d:
+        started = time.monotonic()
+        rc, out, _ = run_in_session(["sh", "-c", "sleep 60 & echo $!; wait"], 1, cwd=d)
+        took = time.monotonic() - started
+        child = int(out.split()[0]) if out.split() and out.split()[0].isdigit() else None
+        # SIGKILL is sent, not waited for: give the kernel a moment to end the process.
+        for _ in range(100):
+            if child is None or not alive(child):
+                break
+            time.sleep(0.02)
+        if rc is not None:
+            problems.append(f"a command past its time limit was not stopped (status {rc})")
+        elif took > 15:
+            problems.append(f"stopping a command at its 1 s limit took {took:.0f} s: it waited for what the command started")
+        elif child is None or alive(child):
+            problems.append(f"a command stopped at its time limit left what it started running (pid {child})")
     # The names of failed tests, read from both libraries' output (--tests).
     names = sorted({m.group(1) or m.group(2) for m in FAILED_TEST.finditer(SELFTEST_TEST_OUTPUT)})
     if names != SELFTEST_FAILED_TESTS:
