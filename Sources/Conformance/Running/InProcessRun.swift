@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LinkJSON
 
 /// The in-process half of ``Runner``: chunks of cases run as tasks on Swift's shared pool, and
 /// a watchdog on a dispatch queue (not on that pool) looks at them four times per limit.
@@ -113,8 +114,8 @@ final class InProcessRun: @unchecked Sendable {
     let starvedAfter: Duration
     let grace: Duration
     let shouldStop: @Sendable () -> Bool
-    /// The `timedOut` result of the case at an index.
-    let timedOut: @Sendable (Int) -> CaseResult
+    /// The `timedOut` result of the case at an index, with the message given.
+    let timedOut: @Sendable (Int, String) -> CaseResult
     let onStarved: (@Sendable ([CaseResult], String) -> Void)?
     /// The case ids, for messages.
     let caseID: @Sendable (Int) -> String
@@ -144,7 +145,7 @@ final class InProcessRun: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
 
     init(limit: Duration, starvedAfter: Duration, grace: Duration, shouldStop: @escaping @Sendable () -> Bool,
-         timedOut: @escaping @Sendable (Int) -> CaseResult, caseID: @escaping @Sendable (Int) -> String,
+         timedOut: @escaping @Sendable (Int, String) -> CaseResult, caseID: @escaping @Sendable (Int) -> String,
          onStarved: (@Sendable ([CaseResult], String) -> Void)?) {
         self.limit = limit
         self.starvedAfter = starvedAfter
@@ -154,6 +155,9 @@ final class InProcessRun: @unchecked Sendable {
         self.caseID = caseID
         self.onStarved = onStarved
     }
+
+    /// The limit for messages: "60 s", "0.25 s".
+    var limitText: String { (Double(limit.nanoseconds) / 1e9).formattedCompactly + " s" }
 
     /// Whether the run is stopping: asked to, or the runner gave up.
     var stopping: Bool { shouldStop() || lock.withLock { aborted } }
@@ -213,20 +217,7 @@ final class InProcessRun: @unchecked Sendable {
     /// The next event, in the order they came; nil once the watchdog found the pool held (its
     /// events went to ``Runner/onStarved``).
     func next() async -> Event? {
-        if let ready = ready() { return ready }
-        return await withCheckedContinuation { park($0) }
-    }
-
-    /// An event waiting, or nil (`.some(nil)`) when closed; nil when the runner must wait.
-    private func ready() -> Event?? {
-        lock.withLock {
-            if !events.isEmpty {
-                let event = events.removeFirst()
-                inHand = event
-                return .some(event)
-            }
-            return closed ? .some(nil) : nil
-        }
+        await withCheckedContinuation { park($0) }
     }
 
     private func park(_ continuation: CheckedContinuation<Event?, Never>) {
@@ -279,11 +270,10 @@ final class InProcessRun: @unchecked Sendable {
     private func look() {
         let now = ContinuousClock.now
         let stopping = self.stopping
-        let chunks: [Chunk] = lock.withLock {
+        let (chunks, stopOver): ([Chunk], Bool) = lock.withLock {
             if stopping && stopSeen == nil { stopSeen = now }
-            return Array(live.values)
+            return (Array(live.values), stopSeen.map { $0.duration(to: now) > grace } ?? false)
         }
-        let stopOver = lock.withLock { stopSeen.map { $0.duration(to: now) > grace } ?? false }
         var progress = 0
         for chunk in chunks {
             // The case left behind, with the results before it; nil when none is.
@@ -301,7 +291,10 @@ final class InProcessRun: @unchecked Sendable {
             var results = before
             lock.withLock { _ = held.insert(index) }
             // On a stop the case gets no result, and the rest of its chunk is not run.
-            if over && !stopping { results.append(timedOut(index)) }
+            if over && !stopping {
+                results.append(timedOut(index, "did not return within \(limitText) in process; the run went on without it "
+                                        + "(its thread stays busy until it returns, and what it returns then is dropped)"))
+            }
             let remaining = stopping ? index..<index : (index + 1)..<chunk.range.upperBound
             send(.leftBehind(results, remaining: remaining), removing: chunk)
         }
@@ -376,7 +369,7 @@ final class InProcessRun: @unchecked Sendable {
         }
         let ids = held.prefix(5).map(caseID).joined(separator: ", ") + (held.count > 5 ? ", ..." : "")
         let message = "\(held.count) in-process case\(held.count == 1 ? "" : "s") that did not return within "
-            + "\(Runner.describe(limit)) (\(ids)) hold every thread of Swift's shared pool: nothing else can run, so the run "
+            + "\(limitText) (\(ids)) hold every thread of Swift's shared pool: nothing else can run, so the run "
             + "stops here with the results it has"
         onStarved?(results, message)
         waiter?.resume(returning: nil)

@@ -122,19 +122,16 @@ public struct Runner: Sendable {
         let size = max(1, min(256, total / (implementation.parallelism * 8)))
         var ranges = stride(from: 0, to: total, by: size).map { $0..<min($0 + size, total) }
         ranges.reverse()  // taken from the end; the rest of a chunk whose case was left behind goes there
-        let limit = inProcessTimeout
+        // Without a limit there is no watchdog, and the run never reads these durations.
+        let limit = inProcessTimeout ?? .seconds(Int64.max / 1_000_000_000)
         let run = InProcessRun(
-            limit: limit ?? .seconds(Int64.max / 1_000_000_000),
-            starvedAfter: starvedAfter ?? limit ?? .seconds(Int64.max / 1_000_000_000), grace: inFlightGrace, shouldStop: shouldStop,
-            timedOut: { index in
+            limit: limit, starvedAfter: starvedAfter ?? limit, grace: inFlightGrace, shouldStop: shouldStop,
+            timedOut: { index, why in
                 let (suite, c) = work[index]
-                let why = "did not return within \(Self.describe(limit ?? .zero)) in process; the run went on without it "
-                    + "(its thread stays busy until it returns, and what it returns then is dropped)"
-                return judge(c, in: suite, answer: .timedOut(message: why), nanos: (limit ?? .zero).nanoseconds,
-                             expectedFailures: expectedFailures)
+                return judge(c, in: suite, answer: .timedOut(message: why), nanos: limit.nanoseconds, expectedFailures: expectedFailures)
             },
             caseID: { work[$0].1.id }, onStarved: onStarved)
-        if limit != nil { run.startWatchdog() }
+        if inProcessTimeout != nil { run.startWatchdog() }
         defer { run.stopWatchdog() }
         var inFlight = 0
         func submit(_ range: Range<Int>) {
@@ -187,12 +184,6 @@ public struct Runner: Sendable {
             while inFlight > 0, await run.next() != nil { inFlight -= 1 }
             throw error
         }
-    }
-
-    /// A duration for messages: "60 s", "0.25 s".
-    static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.nanoseconds) / 1e9
-        return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(seconds) s"
     }
 
     /// Records every case as not run (an implementation that could not start), so the run shows
